@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { defineEvent, errorInfoSchema, usageSchema } from "./shared.ts";
+
+export const runCreated = defineEvent(
+  "run.created",
+  "A run was created: what it will do, with which agent, in which repository.",
+  z.looseObject({
+    number: z.number().int().min(1),
+    task: z.string(),
+    agent: z.string(),
+    model: z.string().optional(),
+    workflow: z.string().optional(),
+    repo: z.looseObject({
+      root: z.string(),
+      branch: z.string().optional(),
+      sha: z.string().optional(),
+      dirty: z.boolean(),
+    }),
+    limits: z.record(z.string(), z.number()).optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  }),
+);
+
+export const runStarted = defineEvent(
+  "run.started",
+  "A process took the run's log and started (or resumed) work on it.",
+  z.looseObject({
+    attempt: z.number().int().min(1),
+    resumed: z.boolean(),
+    pid: z.number().int(),
+    host: z.string(),
+  }),
+);
+
+export const runPaused = defineEvent(
+  "run.paused",
+  "The run stopped to wait for a human; it can be resumed.",
+  z.looseObject({ reason: z.string(), gate: z.string().optional() }),
+);
+
+export const runCompleted = defineEvent(
+  "run.completed",
+  "The run ended: its work is done (succeeded) or it was stopped at a limit (stopped).",
+  z.looseObject({
+    status: z.enum(["succeeded", "stopped"]),
+    stopped_by: z.string().optional(),
+    usage: usageSchema,
+    cost_usd: z.number().min(0).optional(),
+    active_ms: z.number().int().min(0),
+    duration_ms: z.number().int().min(0),
+    commit: z.string().optional(),
+  }),
+);
+
+export const runFailed = defineEvent(
+  "run.failed",
+  "The run ended in failure. `error.code` is stable; `interrupted` means its writer died.",
+  z.looseObject({
+    error: errorInfoSchema,
+    provider_error: z.string().optional(),
+    usage: usageSchema.optional(),
+    active_ms: z.number().int().min(0).optional(),
+  }),
+);
+
+export const runCancelled = defineEvent(
+  "run.cancelled",
+  "The run was cancelled before it ended by itself.",
+  z.looseObject({ by: z.string(), reason: z.string().optional() }),
+);
+
+export const log = defineEvent(
+  "log",
+  "A diagnostic message.",
+  z.looseObject({
+    level: z.enum(["debug", "info", "warn", "error"]),
+    code: z.string().optional(),
+    message: z.string(),
+  }),
+);

@@ -1,0 +1,190 @@
+import type { Envelope } from "./envelope.ts";
+import type { ErrorInfo, Usage } from "./catalog/index.ts";
+
+export type RunStatus = "created" | "running" | "paused" | "succeeded" | "stopped" | "failed" | "cancelled";
+
+/** What a run's events say about it. Built only from events: any view can rebuild it. */
+export type RunState = {
+  run?: string;
+  number?: number;
+  task?: string;
+  agent?: string;
+  model?: string;
+  status: RunStatus;
+  created_at?: string;
+  started_at?: string;
+  ended_at?: string;
+  duration_ms?: number;
+  usage: Required<Usage>;
+  cost_usd?: number;
+  error?: ErrorInfo;
+  stopped_by?: string;
+  cancelled_by?: string;
+  last_seq: number;
+  counts: {
+    events: number;
+    turns: number;
+    messages: number;
+    tool_calls: number;
+    tool_failures: number;
+    permissions: number;
+    unknown: number;
+  };
+  open_tool_calls: string[];
+  /** Per-session usage, so that `basis: "total"` reports replace rather than add. */
+  sessions: Record<string, { usage: Required<Usage>; cost_usd?: number }>;
+  /** Things the fold noticed that should not happen (a gap in seq, an event after the end). */
+  warnings: string[];
+};
+
+export function initialRunState(): RunState {
+  return {
+    status: "created",
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
+    last_seq: 0,
+    counts: { events: 0, turns: 0, messages: 0, tool_calls: 0, tool_failures: 0, permissions: 0, unknown: 0 },
+    open_tool_calls: [],
+    sessions: {},
+    warnings: [],
+  };
+}
+
+const FINAL: ReadonlySet<RunStatus> = new Set(["succeeded", "stopped", "failed", "cancelled"]);
+const USAGE_KEYS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"] as const;
+
+/** Warnings kept at most: a broken log must not make the state grow without bound. */
+const MAX_WARNINGS = 100;
+
+/**
+ * Applies one event to a run state and returns the new state. Total: an event in an
+ * unexpected place adds a warning and never throws. The input state is not modified.
+ */
+export function foldEvent(previous: RunState, event: Envelope): RunState {
+  const state = structuredClone(previous);
+  applyEvent(state, event);
+  return state;
+}
+
+/** Folds a whole sequence of events. */
+export function foldRun(events: Iterable<Envelope>): RunState {
+  const state = initialRunState();
+  for (const event of events) applyEvent(state, event);
+  return state;
+}
+
+/** Like {@link foldEvent}, but updates `state` in place: for folding long logs without copies. */
+export function applyEvent(state: RunState, event: Envelope): void {
+  const warn = (text: string) => {
+    if (state.warnings.length < MAX_WARNINGS) state.warnings.push(text);
+  };
+  const data = event.data;
+  state.run ??= event.run;
+  if (event.run !== state.run) {
+    warn(`event from another run ${event.run} ignored`);
+    return;
+  }
+  if (event.seq !== undefined) {
+    if (event.seq <= state.last_seq) warn(`seq ${event.seq} repeated or out of order`);
+    else if (event.seq !== state.last_seq + 1) warn(`gap: seq ${state.last_seq + 1} to ${event.seq - 1} missing`);
+    state.last_seq = Math.max(state.last_seq, event.seq);
+    state.counts.events += 1;
+  }
+  if (FINAL.has(state.status) && event.seq !== undefined) warn(`${event.type} after the run ended`);
+
+  switch (event.type) {
+    case "run.created":
+      state.number = num(data["number"]) ?? state.number;
+      state.task = str(data["task"]) ?? state.task;
+      state.agent = str(data["agent"]) ?? state.agent;
+      state.model = str(data["model"]) ?? state.model;
+      state.created_at = event.at;
+      break;
+    case "run.started":
+      state.started_at ??= event.at;
+      if (!FINAL.has(state.status)) state.status = "running";
+      break;
+    case "run.paused":
+      state.status = "paused";
+      state.ended_at = event.at;
+      break;
+    case "run.completed":
+      state.status = data["status"] === "stopped" ? "stopped" : "succeeded";
+      state.stopped_by = str(data["stopped_by"]);
+      state.ended_at = event.at;
+      state.duration_ms = num(data["duration_ms"]);
+      break;
+    case "run.failed":
+      state.status = "failed";
+      state.ended_at = event.at;
+      state.error = errorOf(data["error"]);
+      break;
+    case "run.cancelled":
+      state.status = "cancelled";
+      state.ended_at = event.at;
+      state.cancelled_by = str(data["by"]);
+      break;
+    case "turn.started":
+      state.counts.turns += 1;
+      break;
+    case "agent.message":
+      state.counts.messages += 1;
+      break;
+    case "tool.started": {
+      const call = str(data["call"]) ?? "";
+      if (state.open_tool_calls.includes(call)) warn(`tool call ${call} started twice`);
+      else state.open_tool_calls.push(call);
+      state.counts.tool_calls += 1;
+      break;
+    }
+    case "tool.completed": {
+      const call = str(data["call"]) ?? "";
+      const index = state.open_tool_calls.indexOf(call);
+      if (index === -1) warn(`tool call ${call} completed without a start`);
+      else state.open_tool_calls.splice(index, 1);
+      if (data["is_error"] === true || data["status"] === "failed") state.counts.tool_failures += 1;
+      break;
+    }
+    case "permission.requested":
+      state.counts.permissions += 1;
+      break;
+    case "usage.updated":
+      applyUsage(state, data);
+      break;
+    default:
+      break;
+  }
+  if (state.created_at && state.ended_at && state.duration_ms === undefined) {
+    state.duration_ms = Math.max(0, Date.parse(state.ended_at) - Date.parse(state.started_at ?? state.created_at));
+  }
+}
+
+function applyUsage(state: RunState, data: Record<string, unknown>): void {
+  const key = str(data["session"]) ?? "";
+  const basis = data["basis"] === "total" ? "total" : "delta";
+  const session = (state.sessions[key] ??= {
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
+  });
+  for (const field of USAGE_KEYS) {
+    const value = num(data[field]);
+    if (value !== undefined) session.usage[field] = basis === "total" ? value : session.usage[field] + value;
+  }
+  const cost = num(data["cost_usd"]);
+  if (cost !== undefined) session.cost_usd = basis === "total" ? cost : (session.cost_usd ?? 0) + cost;
+  const sessions = Object.values(state.sessions);
+  for (const field of USAGE_KEYS) state.usage[field] = sessions.reduce((sum, s) => sum + s.usage[field], 0);
+  const costs = sessions.flatMap((s) => (s.cost_usd === undefined ? [] : [s.cost_usd]));
+  if (costs.length > 0) state.cost_usd = costs.reduce((sum, c) => sum + c, 0);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function errorOf(value: unknown): ErrorInfo {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  return { code: str(record["code"]) ?? "unknown", message: str(record["message"]) ?? "" };
+}

@@ -1,0 +1,6 @@
+export * from "./envelope.ts";
+export * from "./catalog/index.ts";
+export * from "./json-schema.ts";
+export * from "./ndjson-reader.ts";
+export * from "./size-cap.ts";
+export * from "./fold.ts";
