@@ -1,5 +1,5 @@
 import type { Envelope } from "./envelope.ts";
-import type { ErrorInfo, Usage } from "./catalog/index.ts";
+import { definitionOf, type ErrorInfo, type Usage } from "./catalog/index.ts";
 
 export type RunStatus = "created" | "running" | "paused" | "succeeded" | "stopped" | "failed" | "cancelled";
 
@@ -77,7 +77,9 @@ export function applyEvent(state: RunState, event: Envelope): void {
   const warn = (text: string) => {
     if (state.warnings.length < MAX_WARNINGS) state.warnings.push(text);
   };
-  const data = event.data;
+  // The fold is total: a log written by a buggy or newer writer still folds, with a warning.
+  const data: Record<string, unknown> = isRecord(event.data) ? event.data : {};
+  if (data !== event.data) warn(`${event.type} with data that is not an object`);
   state.run ??= event.run;
   if (event.run !== state.run) {
     warn(`event from another run ${event.run} ignored`);
@@ -89,7 +91,8 @@ export function applyEvent(state: RunState, event: Envelope): void {
     state.last_seq = Math.max(state.last_seq, event.seq);
     state.counts.events += 1;
   }
-  if (FINAL.has(state.status) && event.seq !== undefined) warn(`${event.type} after the run ended`);
+  const ended = FINAL.has(state.status);
+  if (ended && event.seq !== undefined) warn(`${event.type} after the run ended`);
 
   switch (event.type) {
     case "run.created":
@@ -101,24 +104,34 @@ export function applyEvent(state: RunState, event: Envelope): void {
       break;
     case "run.started":
       state.started_at ??= event.at;
-      if (!FINAL.has(state.status)) state.status = "running";
+      if (ended) break;
+      // A resume after a pause: the run is active again, so the pause's end no longer holds.
+      state.status = "running";
+      delete state.ended_at;
+      delete state.duration_ms;
       break;
+    // A final event is the run's outcome: a second one (a broken log) is warned about above
+    // and does not overwrite the first.
     case "run.paused":
+      if (ended) break;
       state.status = "paused";
       state.ended_at = event.at;
       break;
     case "run.completed":
+      if (ended) break;
       state.status = data["status"] === "stopped" ? "stopped" : "succeeded";
       state.stopped_by = str(data["stopped_by"]);
       state.ended_at = event.at;
       state.duration_ms = num(data["duration_ms"]);
       break;
     case "run.failed":
+      if (ended) break;
       state.status = "failed";
       state.ended_at = event.at;
       state.error = errorOf(data["error"]);
       break;
     case "run.cancelled":
+      if (ended) break;
       state.status = "cancelled";
       state.ended_at = event.at;
       state.cancelled_by = str(data["by"]);
@@ -130,14 +143,14 @@ export function applyEvent(state: RunState, event: Envelope): void {
       state.counts.messages += 1;
       break;
     case "tool.started": {
-      const call = str(data["call"]) ?? "";
+      const call = callOf(data, event.type, warn);
       if (state.open_tool_calls.includes(call)) warn(`tool call ${call} started twice`);
       else state.open_tool_calls.push(call);
       state.counts.tool_calls += 1;
       break;
     }
     case "tool.completed": {
-      const call = str(data["call"]) ?? "";
+      const call = callOf(data, event.type, warn);
       const index = state.open_tool_calls.indexOf(call);
       if (index === -1) warn(`tool call ${call} completed without a start`);
       else state.open_tool_calls.splice(index, 1);
@@ -148,27 +161,40 @@ export function applyEvent(state: RunState, event: Envelope): void {
       state.counts.permissions += 1;
       break;
     case "usage.updated":
-      applyUsage(state, data);
+      applyUsage(state, data, warn);
       break;
     default:
+      if (definitionOf(event.type) === undefined) state.counts.unknown += 1;
       break;
   }
   if (state.created_at && state.ended_at && state.duration_ms === undefined) {
-    state.duration_ms = Math.max(0, Date.parse(state.ended_at) - Date.parse(state.started_at ?? state.created_at));
+    const elapsed = Date.parse(state.ended_at) - Date.parse(state.started_at ?? state.created_at);
+    if (Number.isFinite(elapsed)) state.duration_ms = Math.max(0, elapsed);
   }
 }
 
-function applyUsage(state: RunState, data: Record<string, unknown>): void {
+function callOf(data: Record<string, unknown>, type: string, warn: (text: string) => void): string {
+  const call = str(data["call"]);
+  if (call === undefined || call === "") warn(`${type} without a call id`);
+  return call ?? "";
+}
+
+function applyUsage(state: RunState, data: Record<string, unknown>, warn: (text: string) => void): void {
   const key = str(data["session"]) ?? "";
   const basis = data["basis"] === "total" ? "total" : "delta";
-  const session = (state.sessions[key] ??= {
-    usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
-  });
+  // Session ids come from the log: `Object.hasOwn` and `defineProperty` keep a session named
+  // `__proto__` or `constructor` an ordinary entry instead of reaching Object.prototype.
+  if (!Object.hasOwn(state.sessions, key)) {
+    const fresh = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 } };
+    Object.defineProperty(state.sessions, key, { value: fresh, enumerable: true, writable: true, configurable: true });
+  }
+  const session = state.sessions[key]!;
   for (const field of USAGE_KEYS) {
-    const value = num(data[field]);
+    const value = count(data[field]);
+    if (value === undefined && data[field] !== undefined) warn(`usage.updated ${field} is not a count`);
     if (value !== undefined) session.usage[field] = basis === "total" ? value : session.usage[field] + value;
   }
-  const cost = num(data["cost_usd"]);
+  const cost = count(data["cost_usd"]);
   if (cost !== undefined) session.cost_usd = basis === "total" ? cost : (session.cost_usd ?? 0) + cost;
   const sessions = Object.values(state.sessions);
   for (const field of USAGE_KEYS) state.usage[field] = sessions.reduce((sum, s) => sum + s.usage[field], 0);
@@ -178,6 +204,16 @@ function applyUsage(state: RunState, data: Record<string, unknown>): void {
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** A non-negative finite number: usage and cost never go down by a negative report. */
+function count(value: unknown): number | undefined {
+  const n = num(value);
+  return n !== undefined && n >= 0 ? n : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function num(value: unknown): number | undefined {

@@ -1,6 +1,15 @@
+import { z } from "zod";
 import { DEFAULT_EVENT_LIMIT_BYTES, type Envelope } from "./envelope.ts";
 
-/** The `data` of an event that was too large to keep. */
+/**
+ * The `data` of an event that was too large to keep. It replaces the data of an event of any
+ * type, so the published JSON Schema accepts it in place of every type's own data.
+ */
+export const truncatedDataSchema = z.looseObject({
+  truncated: z.literal(true),
+  original_bytes: z.number().int().min(0),
+  limit_bytes: z.number().int().min(1),
+});
 export type TruncatedData = { truncated: true; original_bytes: number; limit_bytes: number };
 
 /**

@@ -1,0 +1,2 @@
+export * from "./temp-root.ts";
+export * from "./sample-events.ts";

@@ -1,0 +1,128 @@
+import { catalog, isEphemeralType, type BatonEvent, type EventData, type EventType } from "../catalog/index.ts";
+import { PROTOCOL_VERSION } from "../envelope.ts";
+
+/** A valid run id (`run_` + a ULID) for fixtures. */
+export const SAMPLE_RUN_ID = "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1A";
+export const SAMPLE_AT = "2026-11-29T10:00:00.123Z";
+
+const usage = { input_tokens: 1200, output_tokens: 340, cache_read_tokens: 800, cache_write_tokens: 0 };
+
+/**
+ * Valid `data` for every catalog type, optional fields included. The mapped type makes a new
+ * catalog type without a sample a compile error.
+ */
+export const SAMPLE_DATA: { [T in EventType]: EventData<T> } = {
+  "run.created": {
+    number: 7,
+    task: "Fix the flaky date test",
+    agent: "fake",
+    model: "twin-1",
+    workflow: "default",
+    repo: { root: "/tmp/repo", branch: "main", sha: "0123abcd", dirty: false },
+    limits: { cost_usd: 2, time_ms: 600_000 },
+    labels: { team: "core" },
+  },
+  "run.started": { attempt: 1, resumed: false, pid: 4242, host: "ci-7" },
+  "run.paused": { reason: "approval", gate: "review" },
+  "run.completed": {
+    status: "succeeded",
+    usage,
+    cost_usd: 0.12,
+    active_ms: 5400,
+    duration_ms: 6100,
+    commit: "89abcdef",
+  },
+  "run.failed": {
+    error: { code: "provider_unreachable", message: "connection refused" },
+    provider_error: "unreachable",
+    usage,
+    active_ms: 900,
+  },
+  "run.cancelled": { by: "human", reason: "wrong task" },
+  log: { level: "warn", code: "config_default", message: "no model configured; using the agent's" },
+  "workspace.ready": { path: "/tmp/repo/.baton/worktrees/r", kind: "worktree", branch: "baton/7-fix", base_branch: "main", base_sha: "0123abcd" },
+  "file.changed": { path: "src/date.ts", change: "modified" },
+  "agent.started": {
+    session: "ses_1",
+    agent: "fake",
+    agent_version: "1.0.0",
+    model: "twin-1",
+    protocol_version: 1,
+    capabilities: { loadSession: true },
+  },
+  "turn.started": { session: "ses_1", turn: 1, reason: "task" },
+  "agent.delta": { session: "ses_1", kind: "text", text: "Look" },
+  "agent.message": { session: "ses_1", turn: 1, text: "Looking at the test — café ☕." },
+  "agent.thought": { session: "ses_1", turn: 1, text: "The clock is not injected." },
+  "tool.started": {
+    session: "ses_1",
+    call: "c_3f9a1b2c4d5e",
+    tool: "write",
+    kind: "edit",
+    title: "Write src/date.ts",
+    input: { path: "src/date.ts" },
+    target: "src/date.ts",
+  },
+  "tool.completed": {
+    session: "ses_1",
+    call: "c_3f9a1b2c4d5e",
+    tool: "write",
+    status: "completed",
+    is_error: false,
+    duration_ms: 41,
+    exit_code: 0,
+    timed_out: false,
+    output_chars: 12,
+    preview: "wrote 1 file",
+    output_file: ".baton/runs/r/outputs/c_3f9a1b2c4d5e.txt",
+  },
+  "plan.updated": {
+    session: "ses_1",
+    entries: [
+      { content: "Inject the clock", status: "completed", priority: "high" },
+      { content: "Run the tests", status: "pending" },
+    ],
+  },
+  "permission.requested": {
+    session: "ses_1",
+    call: "c_3f9a1b2c4d5e",
+    tool: "write",
+    options: [{ id: "allow_once", kind: "allow_once", name: "Allow" }],
+  },
+  "permission.resolved": {
+    session: "ses_1",
+    call: "c_3f9a1b2c4d5e",
+    decision: "allow",
+    option_id: "allow_once",
+    by: "policy",
+    rule: "edits.allow",
+  },
+  "usage.updated": {
+    session: "ses_1",
+    basis: "delta",
+    input_tokens: 1200,
+    output_tokens: 340,
+    cache_read_tokens: 800,
+    cache_write_tokens: 0,
+    cost_usd: 0.12,
+    context_used: 2000,
+    context_size: 200_000,
+  },
+  "turn.completed": { session: "ses_1", turn: 1, stop_reason: "end_turn", duration_ms: 5000, usage },
+  "agent.finished": { session: "ses_1", turns: 1, usage, exit_code: 0 },
+  "runner.event": { session: "ses_1", native_type: "_vendor/progress" },
+};
+
+/**
+ * One valid event of every catalog type, in catalog order, with seq 1, 2, … on the durable
+ * ones (ephemeral ones have none). Not a plausible run: a fixture of shapes.
+ */
+export function sampleEvents(): BatonEvent[] {
+  let seq = 0;
+  return catalog.map((def) => {
+    // Keys in envelope order (v, run, seq, at, type, data), as writers serialize them.
+    const position = isEphemeralType(def.type) ? {} : { seq: (seq += 1) };
+    const data = structuredClone(SAMPLE_DATA[def.type]);
+    return { v: PROTOCOL_VERSION, run: SAMPLE_RUN_ID, ...position, at: SAMPLE_AT, type: def.type, data } as BatonEvent;
+  });
+}

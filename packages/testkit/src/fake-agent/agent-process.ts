@@ -1,0 +1,52 @@
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { readScriptFromArgs } from "./bin-args.ts";
+import { createFakeAgent } from "./fake-agent.ts";
+import type { Script } from "./script.ts";
+import { guardAgainstEpipe, readableFromNode, writableFromNode } from "./stdio-stream.ts";
+
+/** Exit code for a bad command line or script, as usage errors conventionally get. */
+export const EXIT_BAD_SCRIPT = 2;
+/** 128 + the signal number, what a shell reports for a process ended by that signal. */
+const EXIT_ON_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * The fake agent's process: validate the script (a bad one exits 2 before any ACP is
+ * spoken), then serve ACP on stdin/stdout until stdin closes, and exit 0. Stdout carries only
+ * ACP NDJSON; diagnostics go to stderr.
+ */
+export async function runFakeAgentProcess(args: string[]): Promise<never> {
+  const exit = (code: number): never => process.exit(code);
+  let script: Script;
+  try {
+    script = await readScriptFromArgs(args);
+  } catch (error) {
+    process.stderr.write(`${oneLine((error as Error).message)}\n`);
+    return exit(EXIT_BAD_SCRIPT);
+  }
+
+  guardAgainstEpipe(
+    process.stdout,
+    () => exit(0),
+    (error) => {
+      process.stderr.write(`baton-fake-agent: stdout: ${oneLine(error.message)}\n`);
+      exit(1);
+    },
+  );
+  const connection = createFakeAgent({ script, exit }).connect(
+    acp.ndJsonStream(writableFromNode(process.stdout), readableFromNode(process.stdin)),
+  );
+  // Commands run in their own process groups, so a signal to ours would not reach them:
+  // closing the connection aborts the turn, which kills them, before the process goes.
+  for (const [name, code] of Object.entries(EXIT_ON_SIGNAL)) {
+    process.once(name, () => {
+      connection.close(new Error(name));
+      exit(code);
+    });
+  }
+  await connection.closed;
+  return exit(0);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { createFakeSession } from "./fake-session.ts";
+import type { FakeSession } from "./fake-session.ts";
+import type { Script } from "./script.ts";
+import { playTurn } from "./turn.ts";
+
+export const FAKE_AGENT_NAME = "baton-fake-agent";
+export const FAKE_AGENT_VERSION = "0.1.0";
+
+export type FakeAgentOptions = {
+  script: Script;
+  /** Ends the process for a `crash` step (`process.exit` in the executable). */
+  exit: (code: number) => never;
+  /** Ids are injectable so in-process tests can make them predictable. */
+  newSessionId?: () => string;
+  newToolCallId?: () => string;
+};
+
+/**
+ * The scripted fake agent as an SDK agent app: connect it to a stream (stdio in `bin.ts`)
+ * and it answers `initialize`, `session/new`, `session/prompt` and `session/cancel`, playing
+ * turn i of the script for the i-th prompt of a session. Prompts past the last turn end at
+ * once with `end_turn`.
+ *
+ * @example createFakeAgent({ script, exit: process.exit }).connect(acp.ndJsonStream(out, in))
+ */
+export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
+  const { script, exit } = options;
+  const newSessionId = options.newSessionId ?? (() => randomId("ses_"));
+  const newToolCallId = options.newToolCallId ?? (() => randomId("call_"));
+  // Per app, not per module: each connected app gets its own sessions.
+  const sessions = new Map<string, FakeSession>();
+
+  return acp
+    .agent({ name: FAKE_AGENT_NAME })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentInfo: { name: FAKE_AGENT_NAME, title: "Baton fake agent (scripted)", version: FAKE_AGENT_VERSION },
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      authMethods: [],
+    }))
+    .onRequest(acp.methods.agent.authenticate, () => ({}))
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const session = createFakeSession(newSessionId(), resolve(params.cwd));
+      sessions.set(session.id, session);
+      return { sessionId: session.id };
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, signal, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      // ACP allows one prompt turn at a time per session.
+      if (session.activeTurn) throw acp.RequestError.invalidRequest(undefined, "a prompt turn is already running");
+      const steps = script.turns[session.promptsSeen] ?? [];
+      session.promptsSeen += 1;
+      // One controller per turn, aborted by `session/cancel` or by the request's own signal,
+      // which aborts when the connection closes: running commands die with the connection.
+      // (Wired by hand rather than with AbortSignal.any, whose composite follows its sources
+      // lazily in Node 24; a plain listener leaves no doubt about when the abort lands.)
+      const turnAbort = new AbortController();
+      const abortTurn = (): void => turnAbort.abort(signal.reason);
+      if (signal.aborted) abortTurn();
+      else signal.addEventListener("abort", abortTurn, { once: true });
+      session.activeTurn = turnAbort;
+      try {
+        const end = await playTurn(steps, {
+          session,
+          client,
+          signal: turnAbort.signal,
+          usage: { inputTokens: 0, outputTokens: 0, reported: false },
+          newToolCallId,
+          exit,
+        });
+        if (end.kind === "error") throw new acp.RequestError(end.error.code, end.error.message, end.error.data);
+        return end.response;
+      } finally {
+        signal.removeEventListener("abort", abortTurn);
+        session.activeTurn = undefined;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.activeTurn?.abort(new Error("session/cancel"));
+    });
+}
+
+function randomId(prefix: string): string {
+  // Time first, so ids sort by creation like Baton's own prefixed ids.
+  return `${prefix}${Date.now().toString(36)}${randomBytes(6).toString("hex")}`;
+}

@@ -1,0 +1,18 @@
+/** What the fake agent remembers about one ACP session between prompts. */
+export type FakeSession = {
+  readonly id: string;
+  /** From `session/new`; `write` and `run` steps act inside it. */
+  readonly cwd: string;
+  /** How many `session/prompt` requests arrived so far; picks the script's turn. */
+  promptsSeen: number;
+  /** Cumulative over the session, as ACP's `usage_update.cost.amount` is. */
+  costUsd: number;
+  /** Tokens "in context", reported as `usage_update.used`. */
+  contextTokens: number;
+  /** Present while a turn plays; `session/cancel` aborts it. */
+  activeTurn: AbortController | undefined;
+};
+
+export function createFakeSession(id: string, cwd: string): FakeSession {
+  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, activeTurn: undefined };
+}

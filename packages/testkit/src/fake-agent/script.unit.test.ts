@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { testTempDir } from "@baton/protocol/testing";
+import { loadScript, parseScript, stepNames } from "./script.ts";
+
+const everyStep = [
+  { say: "hello" },
+  { think: "hmm" },
+  { plan: [{ content: "a", status: "pending" }, { content: "b", status: "completed", priority: "high" }] },
+  { write: { path: "src/a.txt", content: "" } },
+  { run: "echo hi" },
+  { usage: {} },
+  { usage: { input_tokens: 1, output_tokens: 2, cost_usd: 0.01 } },
+  { sleep: 0 },
+  { flood: 3 },
+  { fail: { code: -32603, message: "boom" } },
+  { fail: { code: -32603, message: "boom", data: { errorKind: "server_error" } } },
+  { crash: 3 },
+  { stop: "max_tokens" },
+  { update: { sessionUpdate: "something_new", anything: [1, 2] } },
+  { ext: { method: "_baton/ping" } },
+  { ext: { method: "_baton/ping", params: { n: 1 } } },
+];
+
+function parseError(value: unknown): string {
+  try {
+    parseScript(JSON.stringify(value), "t.json");
+  } catch (error) {
+    return (error as Error).message;
+  }
+  assert.fail("expected the script to be rejected");
+}
+
+describe("parseScript", () => {
+  test("accepts every step kind and plays a plain list as the first turn", () => {
+    const script = parseScript(JSON.stringify(everyStep), "t.json");
+    assert.deepEqual(script, { turns: [everyStep] });
+    const kinds = new Set(everyStep.flatMap((step) => Object.keys(step)));
+    assert.deepEqual([...kinds].sort(), [...stepNames].sort());
+  });
+
+  test("accepts the turns form, empty turns included", () => {
+    const turns = [[{ say: "one" }], [], [{ stop: "refusal" }]];
+    assert.deepEqual(parseScript(JSON.stringify({ turns }), "t.json"), { turns });
+  });
+
+  test("an unknown step names the source, the step (from 1) and the known steps", () => {
+    assert.equal(
+      parseError([{ say: "a" }, { say: "b" }, { wrte: {} }]),
+      `script t.json: step 3: unknown step "wrte"; known steps: ${stepNames.join(", ")}`,
+    );
+  });
+
+  test("a step with two keys is rejected", () => {
+    assert.equal(parseError([{ say: "a", think: "b" }]), "script t.json: step 1: a step has exactly one key, found 2 (say, think)");
+    assert.match(parseError([{}]), /^script t\.json: step 1: a step has exactly one key, found 0$/);
+    assert.match(parseError(["say"]), /^script t\.json: step 1: expected an object with one key/);
+  });
+
+  test("wrong types name the step and the field", () => {
+    assert.match(parseError([{ say: 3 }]), /^script t\.json: step 1: say: .*expected string/);
+    assert.match(parseError([{ sleep: "1s" }]), /^script t\.json: step 1: sleep: .*expected number/);
+    assert.match(parseError([{ say: "ok" }, { write: { path: "a" } }]), /^script t\.json: step 2: write\.content: /);
+    assert.match(parseError([{ plan: [{ content: "x", status: "done" }] }]), /^script t\.json: step 1: plan\.0\.status: /);
+    assert.match(parseError([{ stop: "tired" }]), /^script t\.json: step 1: stop: /);
+    assert.match(parseError([{ crash: 300 }]), /^script t\.json: step 1: crash: /);
+    assert.match(parseError([{ flood: 0 }]), /^script t\.json: step 1: flood: /);
+    assert.match(parseError([{ usage: { tokens: 1 } }]), /^script t\.json: step 1: usage: .*tokens/);
+    assert.match(parseError([{ update: { kind: "x" } }]), /^script t\.json: step 1: update\.sessionUpdate: /);
+    assert.match(parseError([{ ext: { method: "ping" } }]), /^script t\.json: step 1: ext\.method: must start with "_"/);
+  });
+
+  test("a write outside the session's cwd is refused before anything runs", () => {
+    assert.match(parseError([{ write: { path: "../x", content: "" } }]), /step 1: write\.path: must be a relative path/);
+    assert.match(parseError([{ write: { path: "/etc/x", content: "" } }]), /step 1: write\.path: must be a relative path/);
+  });
+
+  test("errors in the turns form name the turn", () => {
+    assert.equal(
+      parseError({ turns: [[{ say: "a" }], [{ say: "b" }, { sleep: -1 }]] }),
+      "script t.json: turn 2: step 2: sleep: Too small: expected number to be >=0",
+    );
+    assert.match(parseError({ turns: [{ say: "a" }] }), /^script t\.json: turn 1: expected an array of steps$/);
+    assert.match(parseError({ turns: [], extra: 1 }), /unknown key "extra" at top level/);
+    assert.match(parseError({ say: "a" }), /unknown key "say" at top level/);
+    assert.match(parseError("hello"), /expected an array of steps or/);
+  });
+
+  test("messages are one line", () => {
+    assert.doesNotMatch(parseError([{ plan: [] }]), /\n/);
+    assert.throws(() => parseScript("[{", "t.json"), /^Error: script t\.json: not valid JSON: /);
+  });
+});
+
+describe("loadScript", () => {
+  test("reads a file and names it in errors", async () => {
+    const dir = await testTempDir("fake-agent-script-");
+    const good = join(dir, "good.json");
+    await writeFile(good, JSON.stringify([{ say: "hi" }]));
+    assert.deepEqual(await loadScript(good), { turns: [[{ say: "hi" }]] });
+    const bad = join(dir, "bad.json");
+    await writeFile(bad, JSON.stringify([{ nope: 1 }]));
+    await assert.rejects(loadScript(bad), { message: new RegExp(`^script ${bad}: step 1: unknown step "nope"`) });
+    await assert.rejects(loadScript(join(dir, "missing.json")), /^Error: script .*missing\.json: cannot read: /);
+  });
+});

@@ -1,0 +1,73 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import type { Step } from "./script.ts";
+import { playRun } from "./run-step.ts";
+import { floodMessages, streamText } from "./text-steps.ts";
+import { sendUpdate } from "./turn-context.ts";
+import type { StepOutcome, TurnContext } from "./turn-context.ts";
+import { reportUsage } from "./usage-step.ts";
+import { playWrite } from "./write-step.ts";
+
+/** How a turn ends: the prompt response, or the JSON-RPC error to answer the prompt with. */
+export type TurnEnd =
+  | { kind: "response"; response: acp.PromptResponse }
+  | { kind: "error"; error: { code: number; message: string; data?: unknown } };
+
+/**
+ * Plays one turn's steps in order. A cancel stops the current step and ends the turn with
+ * `cancelled`; otherwise the turn ends with `end_turn` after the last step, or earlier at a
+ * `stop` or `fail` step.
+ */
+export async function playTurn(steps: readonly Step[], turn: TurnContext): Promise<TurnEnd> {
+  let stopReason: acp.StopReason = "end_turn";
+  for (const step of steps) {
+    if (turn.signal.aborted) break;
+    const outcome = await playStep(step, turn);
+    if (outcome === "next") continue;
+    if ("fail" in outcome) return { kind: "error", error: outcome.fail };
+    stopReason = outcome.stop;
+    break;
+  }
+  if (turn.signal.aborted) stopReason = "cancelled";
+  const response: acp.PromptResponse = { stopReason };
+  if (turn.usage.reported) {
+    const { inputTokens, outputTokens } = turn.usage;
+    response.usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  }
+  return { kind: "response", response };
+}
+
+async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
+  if ("say" in step) await streamText(turn, "agent_message_chunk", step.say);
+  else if ("think" in step) await streamText(turn, "agent_thought_chunk", step.think);
+  else if ("plan" in step) {
+    const entries = step.plan.map((entry) => ({ ...entry, priority: entry.priority ?? "medium" }));
+    await sendUpdate(turn, { sessionUpdate: "plan", entries });
+  } else if ("write" in step) return playWrite(turn, step.write);
+  else if ("run" in step) return playRun(turn, step.run);
+  else if ("usage" in step) await reportUsage(turn, step.usage);
+  else if ("sleep" in step) await sleepUnlessCancelled(step.sleep, turn.signal);
+  else if ("flood" in step) await floodMessages(turn, step.flood);
+  else if ("fail" in step) return { fail: step.fail };
+  else if ("crash" in step) turn.exit(step.crash);
+  else if ("stop" in step) return { stop: step.stop };
+  else if ("update" in step) {
+    // The SDK does not validate what it sends, so an update kind it does not know goes out
+    // as-is through the same ordered write queue as every other message.
+    await turn.client.notify("session/update", { sessionId: turn.session.id, update: step.update });
+  } else if ("ext" in step) await turn.client.notify(step.ext.method, step.ext.params ?? {});
+  else assertNever(step);
+  return "next";
+}
+
+async function sleepUnlessCancelled(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+}
+
+function assertNever(step: never): never {
+  throw new Error(`unhandled step ${JSON.stringify(step)}`);
+}
