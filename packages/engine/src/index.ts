@@ -1,1 +1,13 @@
 export * from "./errors.ts";
+export { findRepoRoot, describeRepo, type RepoInfo } from "./git/repo.ts";
+export { loadConfig, parseConfig, DEFAULT_CONFIG_TEXT, CONFIG_FILE, type BatonConfig } from "./config/config.ts";
+export { decidePermission, type PermissionRule } from "./permissions/policy.ts";
+export { Redactor, StreamRedactor, REDACTED } from "./redaction/redactor.ts";
+export { secretsFromEnv } from "./redaction/secrets.ts";
+export { executeRun, type RunRequest, type RunResult } from "./run/execute-run.ts";
+export { requestCancel, type CancelRequest } from "./run/cancel-request.ts";
+export type { RunLogWriter } from "./run/run-sink.ts";
+export { runAgentSession, type SessionOutcome } from "./acp/agent-session.ts";
+export type { TranscriptRecord } from "./acp/transcript.ts";
+export { buildAgentEnv, BASE_AGENT_ENV } from "./agents/agent-env.ts";
+export * from "./store/index.ts";

@@ -1,0 +1,93 @@
+// Cross-process follow latency: a writer in a child process appends events stamped with
+// their send time; this process follows the run (another process's store, fs.watch wake-ups,
+// reads up to the committed frontier) and measures send -> delivery. Baseline, same run: the
+// child writes and fdatasyncs each line itself and this process watches the file and reads
+// it directly (no index, no frontier). Prints p50/p99 and ratios; asserts nothing.
+//   node bench/store/follow-latency.bench.ts [--events N]   (default 2,000 events, one per 2 ms)
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { LineSplitter } from "@baton/protocol";
+import { openStore } from "../../packages/engine/src/store/index.ts";
+import { eventCount, fixed, percentile, scratchBatonDir } from "./bench-support.ts";
+
+const events = eventCount(2_000);
+const INTERVAL_MS = 2;
+const writerScript = path.join(path.dirname(fileURLToPath(import.meta.url)), "latency-writer.ts");
+const stamp = () => performance.timeOrigin + performance.now();
+
+function startWriter(mode: "store" | "raw", target: string) {
+  const child = spawn(process.execPath, [writerScript, mode, target, String(events), String(INTERVAL_MS)], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    ready: async () => ((await lines.next()).value as string).split(" ")[1] as string,
+    go: () => child.stdin.write("go\n"),
+    exited,
+  };
+}
+
+async function followStore(batonDir: string): Promise<number[]> {
+  const writer = startWriter("store", batonDir);
+  const runId = await writer.ready();
+  await using store = await openStore(batonDir);
+  const latencies: number[] = [];
+  const following = (async () => {
+    for await (const event of store.followRun(runId)) {
+      const sent = event.data["sent_at"];
+      if (typeof sent === "number") latencies.push(stamp() - sent);
+    }
+  })();
+  writer.go();
+  await following;
+  await writer.exited;
+  return latencies;
+}
+
+async function followRaw(file: string): Promise<number[]> {
+  const writer = startWriter("raw", file);
+  await writer.ready();
+  const latencies: number[] = [];
+  const fd = fs.openSync(file, "r");
+  const splitter = new LineSplitter();
+  const buffer = Buffer.allocUnsafe(1 << 16);
+  let offset = 0;
+  await new Promise<void>((resolve) => {
+    const drain = () => {
+      for (let read = fs.readSync(fd, buffer, 0, buffer.byteLength, offset); read > 0; read = fs.readSync(fd, buffer, 0, buffer.byteLength, offset)) {
+        offset += read;
+        for (const line of splitter.push(buffer.subarray(0, read))) {
+          const event = JSON.parse(line) as { type: string; sent_at: number };
+          if (event.type === "end") {
+            watcher.close();
+            resolve();
+            return;
+          }
+          latencies.push(stamp() - event.sent_at);
+        }
+      }
+    };
+    const watcher = fs.watch(file, drain);
+    writer.go();
+  });
+  fs.closeSync(fd);
+  await writer.exited;
+  return latencies;
+}
+
+const { batonDir, cleanup } = await scratchBatonDir();
+try {
+  const store = (await followStore(batonDir)).sort((a, b) => a - b);
+  const raw = (await followRaw(path.join(batonDir, "raw.jsonl"))).sort((a, b) => a - b);
+  const line = (name: string, sorted: number[]) =>
+    `  ${name.padEnd(34)} p50 ${fixed(percentile(sorted, 0.5)).padStart(6)} ms   p99 ${fixed(percentile(sorted, 0.99)).padStart(6)} ms   max ${fixed(sorted.at(-1) ?? Number.NaN).padStart(7)} ms  (${sorted.length} events)`;
+  console.log(`cross-process follow latency, append -> delivery, ${events} events one per ${INTERVAL_MS} ms`);
+  console.log(line("store (followRun, other process)", store));
+  console.log(line("raw (write+fsync, fs.watch+read)", raw));
+  console.log("  (the raw floor has no durability wait: fs.watch fires at the write, before its fsync)");
+  console.log(`  ratio store / raw: p50 ${fixed(percentile(store, 0.5) / percentile(raw, 0.5))}, p99 ${fixed(percentile(store, 0.99) / percentile(raw, 0.99))}   (aim: store p99 < 50 ms)`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,46 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { demoScript } from "@baton/testkit";
+import type { CliContext } from "../context.ts";
+import { initCommand } from "./init.ts";
+import { runCommand } from "./run.ts";
+
+const git = promisify(execFile);
+
+const SAMPLE_README = "# greeter\n\nA tiny sample project for the Baton demo.\n";
+const DEMO_TASK = "Add a greet.js that prints a greeting, and check that it runs.";
+
+/**
+ * The quick-start demo: a throwaway git repository, `baton init`, and a run of the scripted
+ * agent doing a small coding task with live progress. No model and no keys needed.
+ */
+export async function demoCommand(ctx: CliContext, options: { json?: boolean }): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), "baton-demo-"));
+  await writeFile(join(dir, "README.md"), SAMPLE_README);
+  for (const args of [["init", "-q", "-b", "main"], ["add", "README.md"], ["-c", "user.name=Baton Demo", "-c", "user.email=demo@baton.invalid", "commit", "-q", "-m", "Sample project"]]) {
+    await git("git", args, { cwd: dir });
+  }
+  const scriptPath = join(dir, ".baton-demo-script.json");
+  await writeFile(scriptPath, `${JSON.stringify(demoScript, null, 2)}\n`);
+  const inDemo: CliContext = { ...ctx, cwd: dir };
+  if (!options.json) ctx.stdout.write(`Demo repository: ${dir}\n`);
+  await initCommand({ ...inDemo, stdout: options.json ? ctx.stderr : ctx.stdout }, { hints: false });
+  const code = await runCommand(inDemo, DEMO_TASK, { agent: "fake", script: scriptPath, json: options.json ?? false, hints: false });
+  if (!options.json) {
+    ctx.stdout.write(
+      [
+        "",
+        "Where to look next:",
+        `  npm run baton -- -C ${dir} runs          # the run list`,
+        `  npm run baton -- -C ${dir} show 1        # status, usage, cost, counts`,
+        `  npm run baton -- -C ${dir} events 1      # every event, by seq`,
+        `  cat ${join(dir, "greet.js")}             # what the agent wrote`,
+        "",
+      ].join("\n"),
+    );
+  }
+  return code;
+}

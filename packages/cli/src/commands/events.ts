@@ -1,0 +1,45 @@
+import { openStore } from "@baton/engine";
+import type { Envelope } from "@baton/protocol";
+import { BatonError } from "@baton/engine";
+import { EXIT, type CliContext } from "../context.ts";
+import { locateProject } from "../project.ts";
+
+export type EventsOptions = { after?: string; follow?: boolean; json?: boolean };
+
+/**
+ * One run's events by seq, or without RUN the cross-run feed by pos. With --follow, waits for
+ * more: a run's stream ends after its final event; the feed runs until interrupted.
+ */
+export async function eventsCommand(ctx: CliContext, ref: string | undefined, options: EventsOptions): Promise<number> {
+  const after = parseCursor(options.after);
+  const project = await locateProject(ctx.cwd);
+  await using store = await openStore(project.batonDir);
+  const print = options.json
+    ? (event: Envelope) => ctx.stdout.write(`${JSON.stringify(event)}\n`)
+    : (event: Envelope & { pos?: number; number?: number }) => ctx.stdout.write(`${humanLine(event)}\n`);
+  if (ref !== undefined) {
+    const run = store.resolveRun(ref);
+    const events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal }) : store.readRun(run.id, { after });
+    for await (const event of events) print(event);
+  } else {
+    const events = options.follow ? store.followFeed({ after, signal: ctx.signal }) : store.readFeed({ after });
+    for await (const event of events) print(event);
+  }
+  return EXIT.succeeded;
+}
+
+function parseCursor(text: string | undefined): number {
+  if (text === undefined) return 0;
+  if (!/^\d+$/.test(text)) throw new BatonError("usage", `--after takes a non-negative integer, not "${text}"`, { hint: "pass the last seq (or pos) you saw, or 0" });
+  return Number(text);
+}
+
+function humanLine(event: Envelope & { pos?: number; number?: number }): string {
+  const where = event.pos !== undefined ? `${String(event.pos).padStart(6)}  #${event.number ?? "?"}:${event.seq ?? "-"}` : String(event.seq ?? "-").padStart(6);
+  return `${where}  ${event.at}  ${event.type.padEnd(20)}  ${summarize(event.data)}`;
+}
+
+function summarize(data: Record<string, unknown>): string {
+  const text = JSON.stringify(data);
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}

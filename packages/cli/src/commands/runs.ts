@@ -1,0 +1,44 @@
+import { openStore } from "@baton/engine";
+import { EXIT, type CliContext } from "../context.ts";
+import { locateProject } from "../project.ts";
+import { formatDuration, stylerFor } from "../render/style.ts";
+
+export async function runsCommand(ctx: CliContext, options: { json?: boolean; status?: string }): Promise<number> {
+  const project = await locateProject(ctx.cwd);
+  await using store = await openStore(project.batonDir);
+  const runs = await store.listRuns(options.status === undefined ? {} : { status: options.status });
+  if (options.json) {
+    for (const run of runs) ctx.stdout.write(`${JSON.stringify(run)}\n`);
+    return EXIT.succeeded;
+  }
+  if (runs.length === 0) {
+    ctx.stdout.write("No runs yet. Start one with: baton run \"TASK\" --agent fake --script FILE\n");
+    return EXIT.succeeded;
+  }
+  const style = stylerFor(ctx.stdout);
+  const rows = runs.map((run) => [
+    String(run.number),
+    run.id,
+    run.status,
+    run.started_at ?? run.created_at ?? "-",
+    formatDuration(durationOf(run.started_at ?? run.created_at, run.ended_at)),
+    oneLine(run.task ?? "", 60),
+  ]);
+  const header = ["#", "ID", "STATUS", "STARTED", "DURATION", "TASK"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const format = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ");
+  ctx.stdout.write(`${style("bold", format(header))}\n`);
+  for (const row of rows) ctx.stdout.write(`${format(row)}\n`);
+  return EXIT.succeeded;
+}
+
+function durationOf(start: string | undefined, end: string | undefined): number | undefined {
+  if (start === undefined) return undefined;
+  const until = end === undefined ? Date.now() : Date.parse(end);
+  return Math.max(0, until - Date.parse(start));
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replaceAll(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,34 @@
+import { openStore } from "@baton/engine";
+import { applyEvent, initialRunState } from "@baton/protocol";
+import { EXIT, type CliContext } from "../context.ts";
+import { locateProject } from "../project.ts";
+import { formatCost, formatDuration, formatTokens, stylerFor } from "../render/style.ts";
+
+/** Status, usage, cost, counts and errors of one run, folded from its events. */
+export async function showCommand(ctx: CliContext, ref: string, options: { json?: boolean }): Promise<number> {
+  const project = await locateProject(ctx.cwd);
+  await using store = await openStore(project.batonDir);
+  const run = store.resolveRun(ref);
+  const state = initialRunState();
+  for await (const event of store.readRun(run.id, { after: 0 })) applyEvent(state, event);
+  if (options.json) {
+    ctx.stdout.write(`${JSON.stringify({ ...state, events_file: store.eventsPath(run.id) })}\n`);
+    return EXIT.succeeded;
+  }
+  const style = stylerFor(ctx.stdout);
+  const lines = [
+    `${style("bold", `run ${state.number ?? run.number}`)}  ${state.run ?? run.id}`,
+    `status:    ${state.status}${state.error ? ` (${state.error.code}: ${state.error.message})` : ""}${state.cancelled_by ? ` by ${state.cancelled_by}` : ""}`,
+    `task:      ${state.task ?? ""}`,
+    `agent:     ${state.agent ?? ""}${state.model ? ` (${state.model})` : ""}`,
+    `started:   ${state.started_at ?? state.created_at ?? "-"}`,
+    `duration:  ${formatDuration(state.duration_ms)}`,
+    `usage:     ${formatTokens(state.usage.input_tokens, state.usage.output_tokens)}`,
+    `cost:      ${formatCost(state.cost_usd)}`,
+    `events:    ${state.counts.events} · turns ${state.counts.turns} · messages ${state.counts.messages} · tool calls ${state.counts.tool_calls} (${state.counts.tool_failures} failed) · permissions ${state.counts.permissions}`,
+    `log:       ${store.eventsPath(run.id)}`,
+  ];
+  for (const warning of state.warnings) lines.push(style("yellow", `warning:   ${warning}`));
+  ctx.stdout.write(`${lines.join("\n")}\n`);
+  return EXIT.succeeded;
+}

@@ -1,0 +1,125 @@
+import { resolve } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { isBatonError } from "@baton/engine";
+import { cancelCommand } from "./commands/cancel.ts";
+import { demoCommand } from "./commands/demo.ts";
+import { eventsCommand } from "./commands/events.ts";
+import { initCommand } from "./commands/init.ts";
+import { runCommand } from "./commands/run.ts";
+import { runsCommand } from "./commands/runs.ts";
+import { schemaCommand } from "./commands/schema.ts";
+import { showCommand } from "./commands/show.ts";
+import { EXIT, type CliContext } from "./context.ts";
+import { VERSION } from "./version.ts";
+
+const STEPS_HELP = `
+Script steps for --agent fake (a JSON array, played for the first prompt):
+  {"say": "text"}                      streamed message chunks
+  {"think": "text"}                    streamed reasoning chunks
+  {"plan": [{"content": "…", "status": "pending"}]}
+  {"write": {"path": "rel/path", "content": "…"}}   an edit tool call (asks permission)
+  {"run": "shell command"}             an execute tool call (asks permission)
+  {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
+  {"sleep": 250}  {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
+  {"fail": {"code": -32603, "message": "…"}}
+
+Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled.`;
+
+/** Builds the `baton` command tree; every action returns its exit code through `setExit`. */
+export function buildProgram(ctx: CliContext, setExit: (code: number) => void): Command {
+  const program = new Command("baton")
+    .description("Run AI coding agents on tasks in git repositories, recording every run as a durable event stream.")
+    .version(VERSION)
+    .option("-C, --cwd <dir>", "run as if started in <dir>")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  const context = (): CliContext => {
+    const dir = program.opts<{ cwd?: string }>().cwd;
+    return dir === undefined ? ctx : { ...ctx, cwd: resolve(ctx.cwd, dir) };
+  };
+  const action =
+    <A extends unknown[]>(fn: (...args: A) => Promise<number>) =>
+    async (...args: A) =>
+      setExit(await fn(...args));
+
+  program
+    .command("init")
+    .description("Create .baton/ in the current git repository: a commented config.toml and a .gitignore.")
+    .action(action(() => initCommand(context())));
+
+  program
+    .command("run")
+    .description("Run an agent on a task in this repository and record the run's events; live progress by default.")
+    .argument("[task]", "what the agent should do (defaults to a description of the script)")
+    .addOption(new Option("--agent <name>", "the agent to run").default("fake"))
+    .option("--script <file>", "the JSON script the fake agent plays")
+    .option("--json", "print every durable event as NDJSON on stdout, and nothing else")
+    .addHelpText("after", STEPS_HELP)
+    .action(action((task: string | undefined, opts: { agent: string; script?: string; json?: boolean }) => runCommand(context(), task, opts)));
+
+  program
+    .command("runs")
+    .description("List runs: number, id, status, start time, duration, task.")
+    .option("--status <status>", "only runs with this status (running, succeeded, failed, cancelled, …)")
+    .option("--json", "one JSON object per run (NDJSON)")
+    .action(action((opts: { json?: boolean; status?: string }) => runsCommand(context(), opts)));
+
+  program
+    .command("show")
+    .description("Show one run: status, usage, cost, event and tool-call counts, errors.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .option("--json", "the run's folded state as JSON")
+    .action(action((ref: string, opts: { json?: boolean }) => showCommand(context(), ref, opts)));
+
+  program
+    .command("events")
+    .description("Print a run's events by seq; without RUN, the feed of all runs by pos (each tagged with pos and number).")
+    .argument("[run]", "a run number, a run id, or a unique id prefix")
+    .option("--after <n>", "only events after this seq (or pos, for the feed)", "0")
+    .option("--follow", "keep waiting for new events; a run's stream ends after its final event")
+    .option("--json", "raw envelopes as NDJSON")
+    .action(action((ref: string | undefined, opts: { after?: string; follow?: boolean; json?: boolean }) => eventsCommand(context(), ref, opts)));
+
+  program
+    .command("cancel")
+    .description("Cancel a running run from another process, and wait for it to end.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .option("--reason <text>", "recorded in run.cancelled")
+    .action(action((ref: string, opts: { reason?: string }) => cancelCommand(context(), ref, opts)));
+
+  program
+    .command("schema")
+    .description("Print the JSON Schema (draft 2020-12) of the event envelope and catalog.")
+    .action(action(() => schemaCommand(context())));
+
+  program
+    .command("demo")
+    .description("Run the scripted agent on a small task in a throwaway sample repository.")
+    .option("--json", "print the demo run's events as NDJSON")
+    .action(action((opts: { json?: boolean }) => demoCommand(context(), opts)));
+
+  return program;
+}
+
+/** Runs the CLI and returns the exit code. Expected failures are one line on stderr. */
+export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {
+  let code: number = EXIT.succeeded;
+  const program = buildProgram(ctx, (value) => (code = value));
+  program.configureOutput({
+    writeOut: (text) => ctx.stdout.write(text),
+    writeErr: (text) => ctx.stderr.write(text),
+  });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.succeeded : EXIT.usage;
+    }
+    if (isBatonError(error)) {
+      ctx.stderr.write(`baton: ${error.toLine()}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

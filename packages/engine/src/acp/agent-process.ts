@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { Readable } from "node:stream";
+import { BatonError } from "../errors.ts";
+
+/** How an agent is started. `env` is the whole environment it gets: nothing is inherited. */
+export type AgentCommand = {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd: string;
+};
+
+/** Lines of the agent's standard error kept for error messages. */
+const STDERR_LINES_KEPT = 20;
+
+export type AgentExit = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * An agent child process in its own process group, so that it and everything it starts can be
+ * signalled together: agents spawn shells and helpers that would otherwise outlive a cancel.
+ */
+export class AgentProcess implements AsyncDisposable {
+  readonly #child: ChildProcess;
+  readonly #stderr: string[] = [];
+  readonly exited: Promise<AgentExit>;
+  #exit: AgentExit | undefined;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+    this.exited = once(child, "exit").then(([code, signal]) => {
+      this.#exit = { code: code as number | null, signal: signal as NodeJS.Signals | null };
+      return this.#exit;
+    });
+    // A write to an agent that has exited must not crash Baton: its exit is reported instead.
+    child.stdin?.on("error", () => {});
+    let partial = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop() ?? "";
+      this.#stderr.push(...lines.filter((line) => line.trim().length > 0));
+      if (this.#stderr.length > STDERR_LINES_KEPT) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES_KEPT);
+    });
+  }
+
+  /** Starts the agent. A command that cannot be started is a `BatonError` naming it. */
+  static async start(spec: AgentCommand): Promise<AgentProcess> {
+    const child = spawn(spec.command, [...spec.args], {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const spawned = await Promise.race([
+      once(child, "spawn").then(() => undefined),
+      once(child, "error").then(([error]) => error as NodeJS.ErrnoException),
+    ]);
+    if (spawned !== undefined) {
+      throw new BatonError("agent_not_started", `could not start agent command ${spec.command}: ${spawned.message}`, {
+        hint: "check that the agent is installed and on PATH",
+        cause: spawned,
+      });
+    }
+    return new AgentProcess(child);
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? -1;
+  }
+
+  get exit(): AgentExit | undefined {
+    return this.#exit;
+  }
+
+  /** The agent's standard output as a web stream of bytes. */
+  stdout(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.#child.stdout as Readable) as ReadableStream<Uint8Array>;
+  }
+
+  /** The agent's standard input as a web stream of bytes; writes after exit are dropped. */
+  stdin(): WritableStream<Uint8Array> {
+    const stdin = this.#child.stdin;
+    return new WritableStream<Uint8Array>({
+      write: (chunk) =>
+        new Promise<void>((resolve) => {
+          if (!stdin || stdin.destroyed || !stdin.writable) return resolve();
+          stdin.write(chunk, () => resolve());
+        }),
+      close: () => {
+        stdin?.end();
+      },
+    });
+  }
+
+  /** The last lines the agent wrote to standard error. */
+  stderrTail(): string[] {
+    return [...this.#stderr];
+  }
+
+  /** Signals the whole process group; a group that is already gone is not an error. */
+  signalGroup(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+
+  /**
+   * Ends the agent: closes its input, waits `graceMs` for it to exit, then SIGTERM to its
+   * group, then SIGKILL. Afterwards no process of the group is left (one agent was seen to
+   * ignore SIGTERM after an error).
+   */
+  async stop(graceMs: number): Promise<AgentExit> {
+    this.#child.stdin?.end();
+    if (!(await this.#exitedWithin(graceMs))) {
+      this.signalGroup("SIGTERM");
+      if (!(await this.#exitedWithin(graceMs))) this.signalGroup("SIGKILL");
+    }
+    const exit = await this.exited;
+    // The leader is gone; anything it left in its group goes too.
+    this.signalGroup("SIGKILL");
+    return exit;
+  }
+
+  async #exitedWithin(ms: number): Promise<boolean> {
+    if (this.#exit) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const result = await Promise.race([this.exited.then(() => true), timeout]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop(1000);
+  }
+}

@@ -1,0 +1,167 @@
+import * as acp from "@agentclientprotocol/sdk";
+import type { Usage } from "@baton/protocol";
+import { chooseOption, decidePermission, type PermissionRule } from "../permissions/policy.ts";
+import { StreamRedactor, type Redactor } from "../redaction/redactor.ts";
+import { AgentProcess, type AgentCommand } from "./agent-process.ts";
+import { AcpEventMapper, type EventSink } from "./event-mapper.ts";
+import { asObject, asString } from "./json-access.ts";
+import { tapStreams } from "./tap.ts";
+import { AcpTranscript } from "./transcript.ts";
+
+export type SessionOptions = {
+  agentName: string;
+  command: AgentCommand;
+  task: string;
+  sink: EventSink;
+  redactor: Redactor;
+  transcriptPath: string;
+  rules: readonly PermissionRule[];
+  /** After `session/cancel`, how long the agent gets to end its turn before it is signalled. */
+  cancelGraceMs: number;
+  signal: AbortSignal;
+  now: () => Date;
+  clientVersion: string;
+};
+
+/** How a session ended, before usage and turn counts are attached. */
+export type SessionEnd =
+  | { kind: "completed"; stopReason: string }
+  | { kind: "cancelled" }
+  | { kind: "failed"; error: { code: string; message: string } };
+
+export type SessionOutcome = SessionEnd & { usage: Usage; turns: number; session?: string };
+
+/** Grace for an agent to exit once its input is closed at the end of a session. */
+const EXIT_GRACE_MS = 2_000;
+
+/**
+ * Drives one agent over ACP for one task: start it in its own process group, `initialize`,
+ * `session/new` in the run's cwd, one `session/prompt` with the task, and record everything
+ * as events through the tap. Returns how the session ended; it never throws for an agent's
+ * failure (that is an outcome), only for Baton's own.
+ */
+export async function runAgentSession(options: SessionOptions): Promise<SessionOutcome> {
+  const { sink, redactor } = options;
+  const agent = await AgentProcess.start(options.command);
+  const transcript = new AcpTranscript(options.transcriptPath, redactor, options.now);
+  const mapper = new AcpEventMapper({
+    sink,
+    cwd: options.command.cwd,
+    now: () => options.now().getTime(),
+    newStreamRedactor: () => new StreamRedactor(redactor),
+  });
+  const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => mapper.onMessage(dir, transcript.record(dir, line)));
+  const app = acp
+    .client({ name: "baton" })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      const toolCall = params.toolCall;
+      const input = asObject(toolCall.rawInput);
+      const target = asString(input?.["command"]) ?? toolCall.locations?.[0]?.path ?? asString(input?.["path"]);
+      const decision = decidePermission(options.rules, { kind: toolCall.kind ?? "other", ...(target === undefined ? {} : { target }) });
+      mapper.decisions.set(toolCall.toolCallId, { rule: decision.rule, by: "policy" });
+      const optionId = chooseOption(params.options, decision.action);
+      return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
+    })
+    // Updates are mapped from the tap, in wire order; the SDK's copy is not needed.
+    .onNotification(acp.methods.client.session.update, () => {});
+  const connection = app.connect(acp.ndJsonStream(streams.output, streams.input));
+  const ctx = connection.agent;
+
+  const exitedEarly = agent.exited.then((exit) => ({ kind: "exited" as const, exit }));
+  const aborted = new Promise<{ kind: "aborted" }>((resolve) => {
+    if (options.signal.aborted) resolve({ kind: "aborted" });
+    else options.signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
+  });
+  const settle = <T>(promise: Promise<T>) =>
+    promise.then(
+      (value) => ({ kind: "ok" as const, value }),
+      (error: unknown) => ({ kind: "error" as const, error }),
+    );
+  let sessionId: string | undefined;
+  const outcome = (end: SessionEnd): SessionOutcome => ({
+    ...end,
+    usage: mapper.usage,
+    turns: mapper.turns,
+    ...(sessionId === undefined ? {} : { session: sessionId }),
+  });
+
+  let result: SessionOutcome;
+  try {
+    const setup = await Promise.race([settle(startSession(ctx, options)), exitedEarly, aborted]);
+    if (setup.kind === "aborted") {
+      result = outcome({ kind: "cancelled" });
+    } else if (setup.kind === "exited") {
+      result = outcome({ kind: "failed", error: exitError(agent, "while starting") });
+    } else if (setup.kind === "error") {
+      result = outcome({ kind: "failed", error: { code: "agent_start_failed", message: `the agent did not start a session: ${errorText(setup.error)}` } });
+    } else {
+      const { info } = setup.value;
+      sessionId = setup.value.sessionId;
+      mapper.session = sessionId;
+      sink.append("agent.started", { session: sessionId, agent: options.agentName, ...info });
+      mapper.beginTurn("task");
+      const prompt = settle(ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.task }] }));
+      let turn = await Promise.race([prompt, exitedEarly, aborted]);
+      if (turn.kind === "aborted") {
+        await ctx.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => {});
+        turn = await Promise.race([prompt, exitedEarly, delay(options.cancelGraceMs).then(() => ({ kind: "aborted" as const }))]);
+        mapper.closeOpen("cancelled");
+        result = outcome({ kind: "cancelled" });
+      } else if (turn.kind === "exited") {
+        const error = exitError(agent, `during turn ${mapper.turns}`);
+        mapper.closeOpen("failed", error);
+        result = outcome({ kind: "failed", error });
+      } else if (turn.kind === "error") {
+        // The agent answered with a JSON-RPC error (recorded by the mapper), or the
+        // connection broke because the agent is exiting.
+        const exit = await Promise.race([exitedEarly, delay(200).then(() => undefined)]);
+        const error = exit && !(turn.error instanceof acp.RequestError) ? exitError(agent, `during turn ${mapper.turns}`) : { code: "agent_error", message: errorText(turn.error) };
+        mapper.closeOpen("failed", error);
+        result = outcome({ kind: "failed", error });
+      } else {
+        result = outcome({ kind: "completed", stopReason: turn.value.stopReason });
+      }
+    }
+  } finally {
+    connection.close();
+  }
+  const exit = await agent.stop(result.kind === "cancelled" ? options.cancelGraceMs : EXIT_GRACE_MS);
+  await transcript.close();
+  const finished: Record<string, unknown> = { turns: mapper.turns, usage: mapper.usage };
+  if (sessionId !== undefined) finished["session"] = sessionId;
+  if (exit.code !== null) finished["exit_code"] = exit.code;
+  if (exit.signal !== null) finished["signal"] = exit.signal;
+  sink.append("agent.finished", finished);
+  return result;
+}
+
+async function startSession(ctx: acp.ClientContext, options: SessionOptions) {
+  const init = await ctx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientInfo: { name: "baton", version: options.clientVersion },
+  });
+  const created = await ctx.request(acp.methods.agent.session.new, { cwd: options.command.cwd, mcpServers: [] });
+  const info: Record<string, unknown> = { protocol_version: init.protocolVersion };
+  if (init.agentInfo?.version) info["agent_version"] = init.agentInfo.version;
+  if (init.agentCapabilities) info["capabilities"] = init.agentCapabilities;
+  const model = asString(asObject(asObject(created)?.["models"])?.["currentModelId"]);
+  if (model !== undefined) info["model"] = model;
+  return { sessionId: created.sessionId, info };
+}
+
+function exitError(agent: AgentProcess, when: string): { code: string; message: string } {
+  const exit = agent.exit;
+  const how = exit?.signal ? `was killed by ${exit.signal}` : `exited with code ${exit?.code ?? "unknown"}`;
+  const stderr = agent.stderrTail().slice(-3).join(" | ");
+  return { code: "agent_exited", message: `the agent ${how} ${when}${stderr ? `; its last words: ${stderr}` : ""}` };
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof acp.RequestError) return `${error.message} (JSON-RPC ${error.code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

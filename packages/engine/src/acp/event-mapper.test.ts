@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Redactor, StreamRedactor } from "../redaction/redactor.ts";
+import { AcpEventMapper } from "./event-mapper.ts";
+
+type Recorded = { type: string; data: Record<string, unknown>; ephemeral: boolean };
+
+function setup(secrets: string[] = []) {
+  const events: Recorded[] = [];
+  let clock = 1000;
+  const redactor = new Redactor(secrets);
+  const mapper = new AcpEventMapper({
+    sink: {
+      append: (type, data) => events.push({ type, data, ephemeral: false }),
+      publish: (type, data) => events.push({ type, data, ephemeral: true }),
+    },
+    cwd: "/repo",
+    now: () => (clock += 5),
+    newStreamRedactor: () => new StreamRedactor(redactor),
+  });
+  mapper.session = "ses_1";
+  const update = (u: Record<string, unknown>) => mapper.onMessage("recv", { jsonrpc: "2.0", method: "session/update", params: { sessionId: "ses_1", update: u } });
+  const chunk = (text: string, kind = "agent_message_chunk") => update({ sessionUpdate: kind, content: { type: "text", text } });
+  return { events, mapper, update, chunk, durable: () => events.filter((e) => !e.ephemeral) };
+}
+
+test("chunks stream as ephemeral deltas and join into one durable message at the turn's end", () => {
+  const { mapper, chunk, events, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 3, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  chunk("Hello, ");
+  chunk("world");
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 3, result: { stopReason: "end_turn" } });
+  assert.deepEqual(
+    events.filter((e) => e.ephemeral).map((e) => e.data["text"]),
+    ["Hello, ", "world"],
+  );
+  assert.deepEqual(durable().map((e) => e.type), ["turn.started", "agent.message", "turn.completed"]);
+  assert.equal(durable()[1]?.data["text"], "Hello, world");
+  assert.equal(durable()[2]?.data["stop_reason"], "end_turn");
+});
+
+test("a change of kind or a tool call is a boundary; tool calls pair by id with duration, exit code and preview", () => {
+  const { mapper, chunk, update, durable } = setup();
+  mapper.beginTurn("task");
+  chunk("pondering", "agent_thought_chunk");
+  chunk("I will run it");
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "Run ls", kind: "execute", status: "pending", rawInput: { command: "ls" } });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: "a\nb" } }], rawOutput: { exit_code: 0 } });
+  const types = durable().map((e) => e.type);
+  assert.deepEqual(types, ["turn.started", "agent.thought", "agent.message", "tool.started", "tool.completed"]);
+  const started = durable()[3]?.data;
+  assert.equal(started?.["target"], "ls");
+  const completed = durable()[4]?.data;
+  assert.equal(completed?.["call"], "t1");
+  assert.equal(completed?.["exit_code"], 0);
+  assert.equal(completed?.["preview"], "a\nb");
+  assert.equal(completed?.["output_chars"], 3);
+  assert.equal(completed?.["duration_ms"], 5);
+});
+
+test("a diff reports file.changed relative to the workspace", () => {
+  const { update, durable } = setup();
+  update({ sessionUpdate: "tool_call", toolCallId: "w", kind: "edit", locations: [{ path: "/repo/src/a.ts" }] });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "w", status: "completed", content: [{ type: "diff", path: "/repo/src/a.ts", oldText: null, newText: "x" }] });
+  assert.deepEqual(durable().find((e) => e.type === "file.changed")?.data, { path: "src/a.ts", change: "added" });
+  assert.equal(durable().find((e) => e.type === "tool.started")?.data["target"], "src/a.ts");
+});
+
+test("permission request and answer pair by JSON-RPC id and carry the deciding rule", () => {
+  const { mapper, durable } = setup();
+  mapper.onMessage("recv", {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "session/request_permission",
+    params: { sessionId: "ses_1", toolCall: { toolCallId: "t9", kind: "execute" }, options: [{ optionId: "ok", kind: "allow_once", name: "Allow" }] },
+  });
+  mapper.decisions.set("t9", { rule: "default", by: "policy" });
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "selected", optionId: "ok" } } });
+  assert.deepEqual(durable().map((e) => e.type), ["permission.requested", "permission.resolved"]);
+  assert.deepEqual(durable()[1]?.data, { session: "ses_1", call: "t9", decision: "allow_once", option_id: "ok", by: "policy", rule: "default" });
+});
+
+test("updates and methods Baton does not translate become runner.event with the native type only", () => {
+  const { mapper, update, durable } = setup();
+  update({ sessionUpdate: "something_new", secret_payload: "x" });
+  mapper.onMessage("recv", { jsonrpc: "2.0", method: "_auth/status_update", params: { token: "x" } });
+  assert.deepEqual(
+    durable().map((e) => e.data),
+    [
+      { session: "ses_1", native_type: "session/update:something_new" },
+      { session: "ses_1", native_type: "_auth/status_update" },
+    ],
+  );
+});
+
+test("usage: context and cost as a total, prompt-response tokens as a delta", () => {
+  const { mapper, update, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 1, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  update({ sessionUpdate: "usage_update", used: 100, size: 1000, cost: { amount: 0.5, currency: "USD" } });
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn", usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 } } });
+  const usage = durable().filter((e) => e.type === "usage.updated").map((e) => e.data);
+  assert.deepEqual(usage, [
+    { session: "ses_1", basis: "total", context_used: 100, context_size: 1000, cost_usd: 0.5 },
+    { session: "ses_1", basis: "delta", input_tokens: 10, output_tokens: 4 },
+  ]);
+  assert.deepEqual(mapper.usage, { input_tokens: 10, output_tokens: 4 });
+});
+
+test("closing while a tool call and a turn are open ends both, so every start has an end", () => {
+  const { mapper, update, chunk, durable } = setup();
+  mapper.beginTurn("task");
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "execute" });
+  chunk("partial");
+  mapper.closeOpen("failed", { code: "agent_exited", message: "gone" });
+  const types = durable().map((e) => e.type);
+  assert.deepEqual(types, ["turn.started", "tool.started", "agent.message", "tool.completed", "turn.completed"]);
+  assert.equal(durable()[3]?.data["status"], "failed");
+  assert.deepEqual(durable()[4]?.data["error"], { code: "agent_exited", message: "gone" });
+});
+
+test("an error answer to the prompt ends the turn with stop reason error", () => {
+  const { mapper, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 2, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "overloaded" } });
+  const completed = durable().at(-1)?.data;
+  assert.equal(completed?.["stop_reason"], "error");
+  assert.deepEqual(completed?.["error"], { code: "acp_error_-32603", message: "overloaded" });
+});

@@ -1,0 +1,317 @@
+import { relative, isAbsolute } from "node:path";
+import type { Usage } from "@baton/protocol";
+import type { StreamRedactor } from "../redaction/redactor.ts";
+import { asArray, asInt, asNumber, asObject, asString, idKey, type JsonObject } from "./json-access.ts";
+import { PREVIEW_CHARS, summarizeToolContent } from "./tool-output.ts";
+
+/** Where mapped events go. Durable ones get a seq from the run log; ephemeral ones do not. */
+export type EventSink = {
+  append(type: string, data: Record<string, unknown>): void;
+  publish(type: string, data: Record<string, unknown>): void;
+};
+
+/** The decision a permission handler took, so the event can say which rule decided. */
+export type PermissionDecision = { rule: string; by: "policy" | "human" };
+
+type OpenCall = { tool: string; startedAt: number };
+type TextKind = "text" | "thought";
+type OpenTurn = { number: number; startedAt: number };
+
+const EMPTY_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
+
+/**
+ * Turns the ACP messages of one agent session, in wire order, into Baton events. It is fed by
+ * the tap (both directions), never by SDK handlers, so that order and completeness hold.
+ */
+export class AcpEventMapper {
+  readonly #sink: EventSink;
+  readonly #cwd: string;
+  readonly #now: () => number;
+  readonly #newStream: () => StreamRedactor;
+  readonly #sentRequests = new Map<string, string>();
+  readonly #permissionRequests = new Map<string, { call: string; options: JsonObject[] }>();
+  readonly #calls = new Map<string, OpenCall>();
+  /** Decisions keyed by tool call id, filled by the permission handler before it answers. */
+  readonly decisions = new Map<string, PermissionDecision>();
+  #session = "";
+  #turn: OpenTurn | undefined;
+  #turns = 0;
+  #text: { kind: TextKind; parts: string[]; stream: StreamRedactor; messageId?: string } | undefined;
+  #usage: Usage = { ...EMPTY_USAGE };
+
+  constructor(options: { sink: EventSink; cwd: string; now: () => number; newStreamRedactor: () => StreamRedactor }) {
+    this.#sink = options.sink;
+    this.#cwd = options.cwd;
+    this.#now = options.now;
+    this.#newStream = options.newStreamRedactor;
+  }
+
+  set session(id: string) {
+    this.#session = id;
+  }
+
+  get turns(): number {
+    return this.#turns;
+  }
+
+  get usage(): Usage {
+    return { ...this.#usage };
+  }
+
+  /** Opens a turn: `turn.started` is logged before the prompt goes out. */
+  beginTurn(reason: string): number {
+    this.#turns += 1;
+    this.#turn = { number: this.#turns, startedAt: this.#now() };
+    this.#sink.append("turn.started", { session: this.#session, turn: this.#turns, reason });
+    return this.#turns;
+  }
+
+  /** One raw message as the tap saw it. */
+  onMessage(direction: "recv" | "send", message: unknown): void {
+    const msg = asObject(message);
+    if (!msg) return;
+    const method = asString(msg["method"]);
+    const key = idKey(msg["id"]);
+    if (direction === "send") {
+      if (method !== undefined && key !== undefined) this.#sentRequests.set(key, method);
+      else if (method === undefined && key !== undefined && this.#permissionRequests.has(key)) this.#onPermissionAnswer(key, msg);
+      return;
+    }
+    if (method === "session/update") this.#onUpdate(asObject(asObject(msg["params"])?.["update"]) ?? {});
+    else if (method === "session/request_permission" && key !== undefined) this.#onPermissionRequest(key, asObject(msg["params"]) ?? {});
+    else if (method !== undefined) {
+      this.#flushText();
+      this.#sink.append("runner.event", { session: this.#session, native_type: method });
+    }
+    else if (key !== undefined && this.#sentRequests.get(key) === "session/prompt") this.#onPromptAnswer(msg);
+  }
+
+  /**
+   * Ends whatever is still open when the session ends abnormally (agent exit, cancel), so that
+   * every `*.started` gets its end.
+   */
+  closeOpen(status: "failed" | "cancelled", error?: { code: string; message: string }): void {
+    this.#flushText();
+    for (const [call, open] of this.#calls) {
+      this.#sink.append("tool.completed", {
+        session: this.#session,
+        call,
+        tool: open.tool,
+        status: status === "cancelled" ? "cancelled" : "failed",
+        is_error: true,
+        duration_ms: this.#elapsed(open.startedAt),
+        output_chars: 0,
+      });
+    }
+    this.#calls.clear();
+    if (this.#turn) this.#endTurn(status === "cancelled" ? "cancelled" : "error", undefined, error);
+  }
+
+  #onUpdate(update: JsonObject): void {
+    const kind = asString(update["sessionUpdate"]) ?? "unknown";
+    // Any other update ends the text being streamed, so the log keeps the wire order.
+    if (kind !== "agent_message_chunk" && kind !== "agent_thought_chunk") this.#flushText();
+    switch (kind) {
+      case "agent_message_chunk":
+      case "agent_thought_chunk":
+        this.#onChunk(kind === "agent_message_chunk" ? "text" : "thought", update);
+        return;
+      case "tool_call":
+      case "tool_call_update":
+        this.#onToolCall(update);
+        return;
+      case "plan":
+        this.#sink.append("plan.updated", { session: this.#session, entries: planEntries(update["entries"]) });
+        return;
+      case "usage_update":
+        this.#onUsageUpdate(update);
+        return;
+      default:
+        this.#sink.append("runner.event", { session: this.#session, native_type: `session/update:${kind}` });
+    }
+  }
+
+  #onChunk(kind: TextKind, update: JsonObject): void {
+    const text = asString(asObject(update["content"])?.["text"]);
+    if (text === undefined) return;
+    const messageId = asString(update["messageId"]);
+    if (this.#text && (this.#text.kind !== kind || (messageId !== undefined && messageId !== this.#text.messageId))) this.#flushText();
+    this.#text ??= { kind, parts: [], stream: this.#newStream(), ...(messageId === undefined ? {} : { messageId }) };
+    this.#text.parts.push(text);
+    const safe = this.#text.stream.push(text);
+    if (safe.length > 0) this.#sink.publish("agent.delta", { session: this.#session, kind, text: safe });
+  }
+
+  #flushText(): void {
+    const open = this.#text;
+    if (!open) return;
+    this.#text = undefined;
+    const rest = open.stream.flush();
+    if (rest.length > 0) this.#sink.publish("agent.delta", { session: this.#session, kind: open.kind, text: rest });
+    const type = open.kind === "text" ? "agent.message" : "agent.thought";
+    this.#sink.append(type, { session: this.#session, turn: this.#turn?.number ?? this.#turns, text: open.parts.join("") });
+  }
+
+  #onToolCall(update: JsonObject): void {
+    const call = asString(update["toolCallId"]) ?? `c_${this.#calls.size + 1}`;
+    let open = this.#calls.get(call);
+    if (!open) {
+      const kind = asString(update["kind"]) ?? "other";
+      const tool = toolName(update, kind);
+      open = { tool, startedAt: this.#now() };
+      this.#calls.set(call, open);
+      const data: JsonObject = { session: this.#session, call, tool, kind };
+      const title = asString(update["title"]);
+      if (title !== undefined) data["title"] = title;
+      if (update["rawInput"] !== undefined) data["input"] = update["rawInput"];
+      const target = this.#targetOf(update);
+      if (target !== undefined) data["target"] = target;
+      this.#sink.append("tool.started", data);
+    }
+    const status = asString(update["status"]);
+    if (status !== "completed" && status !== "failed") return;
+    this.#calls.delete(call);
+    const output = summarizeToolContent(update["content"], update["rawOutput"]);
+    for (const file of output.files) this.#sink.append("file.changed", { path: this.#relative(file.path), change: file.change });
+    const data: JsonObject = {
+      session: this.#session,
+      call,
+      tool: open.tool,
+      status,
+      is_error: status === "failed",
+      duration_ms: this.#elapsed(open.startedAt),
+      output_chars: output.text.length,
+    };
+    if (output.exitCode !== undefined) data["exit_code"] = output.exitCode;
+    if (output.text.length > 0) data["preview"] = output.text.slice(0, PREVIEW_CHARS);
+    this.#sink.append("tool.completed", data);
+  }
+
+  #targetOf(update: JsonObject): string | undefined {
+    const input = asObject(update["rawInput"]);
+    const command = asString(input?.["command"]);
+    if (command !== undefined) return command.length > 500 ? `${command.slice(0, 500)}…` : command;
+    const location = asString(asObject(asArray(update["locations"])[0])?.["path"]) ?? asString(input?.["path"]);
+    return location === undefined ? undefined : this.#relative(location);
+  }
+
+  #onUsageUpdate(update: JsonObject): void {
+    const data: JsonObject = { session: this.#session, basis: "total" };
+    const used = asInt(update["used"]);
+    const size = asInt(update["size"]);
+    if (used !== undefined) data["context_used"] = used;
+    if (size !== undefined) data["context_size"] = size;
+    const cost = asObject(update["cost"]);
+    const amount = asNumber(cost?.["amount"]);
+    if (amount !== undefined && (asString(cost?.["currency"]) ?? "USD").toUpperCase() === "USD") data["cost_usd"] = amount;
+    this.#sink.append("usage.updated", data);
+  }
+
+  #onPermissionRequest(key: string, params: JsonObject): void {
+    this.#flushText();
+    const toolCall = asObject(params["toolCall"]) ?? {};
+    const call = asString(toolCall["toolCallId"]) ?? key;
+    const options = asArray(params["options"]).flatMap((o) => (asObject(o) ? [asObject(o) as JsonObject] : []));
+    this.#permissionRequests.set(key, { call, options });
+    this.#sink.append("permission.requested", {
+      session: this.#session,
+      call,
+      tool: this.#calls.get(call)?.tool ?? toolName(toolCall, asString(toolCall["kind"]) ?? "other"),
+      options: options.map((o) => ({ id: asString(o["optionId"]) ?? "", kind: asString(o["kind"]) ?? "", name: asString(o["name"]) ?? "" })),
+    });
+  }
+
+  #onPermissionAnswer(key: string, msg: JsonObject): void {
+    const request = this.#permissionRequests.get(key);
+    this.#permissionRequests.delete(key);
+    if (!request) return;
+    const outcome = asObject(asObject(msg["result"])?.["outcome"]);
+    const optionId = asString(outcome?.["optionId"]);
+    const chosen = request.options.find((o) => o["optionId"] === optionId);
+    const decision = this.decisions.get(request.call) ?? { rule: "unknown", by: "policy" as const };
+    this.decisions.delete(request.call);
+    const data: JsonObject = {
+      session: this.#session,
+      call: request.call,
+      decision: msg["error"] !== undefined ? "error" : (asString(chosen?.["kind"]) ?? asString(outcome?.["outcome"]) ?? "unknown"),
+      by: decision.by,
+      rule: decision.rule,
+    };
+    if (optionId !== undefined) data["option_id"] = optionId;
+    this.#sink.append("permission.resolved", data);
+  }
+
+  #onPromptAnswer(msg: JsonObject): void {
+    this.#flushText();
+    const result = asObject(msg["result"]);
+    const error = asObject(msg["error"]);
+    const usage = usageOf(asObject(result?.["usage"]));
+    if (usage) {
+      this.#usage = addUsage(this.#usage, usage);
+      this.#sink.append("usage.updated", { session: this.#session, basis: "delta", ...usage });
+    }
+    if (error) {
+      const message = asString(error["message"]) ?? "the agent answered the prompt with an error";
+      this.#endTurn("error", usage, { code: `acp_error_${asInt(error["code"]) ?? "unknown"}`, message });
+    } else {
+      this.#endTurn(asString(result?.["stopReason"]) ?? "end_turn", usage);
+    }
+  }
+
+  #endTurn(stopReason: string, usage?: Usage, error?: { code: string; message: string }): void {
+    const turn = this.#turn;
+    if (!turn) return;
+    this.#turn = undefined;
+    const data: JsonObject = { session: this.#session, turn: turn.number, stop_reason: stopReason, duration_ms: this.#elapsed(turn.startedAt) };
+    if (usage) data["usage"] = usage;
+    if (error) data["error"] = error;
+    this.#sink.append("turn.completed", data);
+  }
+
+  #elapsed(since: number): number {
+    return Math.max(0, Math.round(this.#now() - since));
+  }
+
+  #relative(path: string): string {
+    return isAbsolute(path) ? relative(this.#cwd, path) || "." : path;
+  }
+}
+
+function toolName(update: JsonObject, kind: string): string {
+  const meta = asObject(update["_meta"]);
+  const named = asString(asObject(meta?.["claudeCode"])?.["toolName"]) ?? asString(meta?.["toolName"]);
+  return named ?? kind;
+}
+
+function planEntries(entries: unknown): JsonObject[] {
+  return asArray(entries).flatMap((item) => {
+    const entry = asObject(item);
+    if (!entry) return [];
+    const out: JsonObject = { content: asString(entry["content"]) ?? "", status: asString(entry["status"]) ?? "pending" };
+    const priority = asString(entry["priority"]);
+    if (priority !== undefined) out["priority"] = priority;
+    return [out];
+  });
+}
+
+function usageOf(raw: JsonObject | undefined): Usage | undefined {
+  if (!raw) return undefined;
+  const input = asInt(raw["inputTokens"]);
+  const output = asInt(raw["outputTokens"]);
+  if (input === undefined && output === undefined) return undefined;
+  const usage: Usage = { input_tokens: input ?? 0, output_tokens: output ?? 0 };
+  const read = asInt(raw["cachedReadTokens"]);
+  const write = asInt(raw["cachedWriteTokens"]);
+  if (read !== undefined) usage.cache_read_tokens = read;
+  if (write !== undefined) usage.cache_write_tokens = write;
+  return usage;
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  const sum: Usage = { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+  const read = (a.cache_read_tokens ?? 0) + (b.cache_read_tokens ?? 0);
+  const write = (a.cache_write_tokens ?? 0) + (b.cache_write_tokens ?? 0);
+  if (read > 0) sum.cache_read_tokens = read;
+  if (write > 0) sum.cache_write_tokens = write;
+  return sum;
+}

@@ -1,0 +1,53 @@
+import { createWriteStream, type WriteStream } from "node:fs";
+import type { Redactor } from "../redaction/redactor.ts";
+import type { Direction } from "./tap.ts";
+
+/**
+ * One record of `acp.jsonl`: every raw ACP line in either direction, in wire order.
+ * `i` counts from 1; `at` is when Baton saw the line; `msg` is the parsed JSON-RPC message, or
+ * `raw` holds the text of a line that was not JSON. Secrets are redacted before writing.
+ */
+export type TranscriptRecord = {
+  i: number;
+  at: string;
+  dir: Direction;
+  msg?: unknown;
+  raw?: string;
+};
+
+/** Appends the ACP transcript of a run. Buffered: it is a trace, not the source of truth. */
+export class AcpTranscript {
+  readonly #stream: WriteStream;
+  readonly #redactor: Redactor;
+  readonly #now: () => Date;
+  #count = 0;
+  #error: Error | undefined;
+
+  constructor(path: string, redactor: Redactor, now: () => Date) {
+    this.#stream = createWriteStream(path, { flags: "a" });
+    this.#stream.on("error", (error) => (this.#error = error));
+    this.#redactor = redactor;
+    this.#now = now;
+  }
+
+  /** Records a raw line and returns its parsed (redacted) message, or undefined if not JSON. */
+  record(dir: Direction, line: string): unknown {
+    this.#count += 1;
+    const text = this.#redactor.redactText(line);
+    const record: TranscriptRecord = { i: this.#count, at: this.#now().toISOString(), dir };
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+      record.msg = message;
+    } catch {
+      record.raw = text;
+    }
+    this.#stream.write(`${JSON.stringify(record)}\n`);
+    return message;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.#stream.end(resolve));
+    if (this.#error) throw this.#error;
+  }
+}

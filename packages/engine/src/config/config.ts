@@ -1,0 +1,73 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parse } from "smol-toml";
+import { z } from "zod";
+import { BatonError } from "../errors.ts";
+import { permissionRuleSchema } from "../permissions/policy.ts";
+
+/** Project settings from `.baton/config.toml`. Every key is optional; defaults are below. */
+export const configSchema = z.strictObject({
+  permissions: z
+    .strictObject({ rules: z.array(permissionRuleSchema).default([]) })
+    .default({ rules: [] }),
+  session: z
+    .strictObject({
+      /** How long an agent gets to end its turn after `session/cancel` before it is signalled. */
+      cancel_grace_ms: z.number().int().min(0).max(600_000).default(5_000),
+    })
+    .default({ cancel_grace_ms: 5_000 }),
+});
+export type BatonConfig = z.infer<typeof configSchema>;
+
+export const CONFIG_FILE = "config.toml";
+
+/** Reads and checks the project's config. A missing file means all defaults. */
+export async function loadConfig(batonDir: string): Promise<BatonConfig> {
+  const path = join(batonDir, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return configSchema.parse({});
+    throw error;
+  }
+  return parseConfig(text, path);
+}
+
+export function parseConfig(text: string, path: string): BatonConfig {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    throw new BatonError("bad_config", `${path} is not valid TOML (${(error as Error).message.split("\n")[0]})`, {
+      hint: "fix the file or remove it to use the defaults",
+    });
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join(".") || "(top level)";
+    throw new BatonError("bad_config", `${path}: ${where}: ${issue?.message ?? "invalid"}`, {
+      hint: "see the comments in the file that `baton init` writes",
+    });
+  }
+  return parsed.data;
+}
+
+/** The commented config that `baton init` writes. It parses to the defaults. */
+export const DEFAULT_CONFIG_TEXT = `# Baton project settings. Every key is optional; the values shown are the defaults.
+
+[session]
+# How long an agent gets to end its turn after a cancel before it is signalled (ms).
+cancel_grace_ms = 5000
+
+# Permission requests from agents are answered by rules, first match wins.
+# With no matching rule the tool call is allowed once. Each decision is recorded
+# in the run's events with the rule that made it.
+#
+# [[permissions.rules]]
+# name = "no-push"        # recorded with each decision this rule makes
+# action = "deny"         # allow | deny
+# kind = "execute"        # ACP tool kind: read, edit, delete, move, search, execute, fetch, other
+# pattern = "git push*"   # glob on the command or path; * matches any text
+`;

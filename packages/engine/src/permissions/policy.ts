@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+export const permissionRuleSchema = z.strictObject({
+  name: z.string().min(1),
+  action: z.enum(["allow", "deny"]),
+  /** ACP tool kind to match (read, edit, delete, move, search, execute, think, fetch, other). */
+  kind: z.string().optional(),
+  /** A glob (`*` any text, `?` one character) matched against the command or the path. */
+  pattern: z.string().optional(),
+});
+export type PermissionRule = z.infer<typeof permissionRuleSchema>;
+
+/** What the policy is asked about: the tool call as the agent described it. */
+export type PermissionQuestion = { kind: string; target?: string };
+export type PolicyDecision = { action: "allow" | "deny"; rule: string };
+
+/** The rule that decides when no configured rule matches. */
+export const DEFAULT_RULE: PolicyDecision = { action: "allow", rule: "default" };
+
+/** The first rule that matches decides; with none, the call is allowed once. */
+export function decidePermission(rules: readonly PermissionRule[], question: PermissionQuestion): PolicyDecision {
+  for (const rule of rules) {
+    if (rule.kind !== undefined && rule.kind !== question.kind) continue;
+    if (rule.pattern !== undefined && !globMatches(rule.pattern, question.target ?? "")) continue;
+    return { action: rule.action, rule: rule.name };
+  }
+  return DEFAULT_RULE;
+}
+
+/** Whole-string glob match; `*` also crosses `/`, since commands are not paths. */
+export function globMatches(pattern: string, text: string): boolean {
+  const source = [...pattern].map((ch) => (ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
+  return new RegExp(`^${source}$`, "s").test(text);
+}
+
+/**
+ * The ACP option that carries out a decision: allow once (or always, if once is not offered),
+ * reject once (or always). Undefined when the agent offered no such option.
+ */
+export function chooseOption(options: readonly { optionId: string; kind: string }[], action: "allow" | "deny"): string | undefined {
+  const preferred = action === "allow" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"];
+  for (const kind of preferred) {
+    const option = options.find((o) => o.kind === kind);
+    if (option) return option.optionId;
+  }
+  return undefined;
+}

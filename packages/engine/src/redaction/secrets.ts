@@ -1,0 +1,16 @@
+/** Names that mark an environment variable as holding a secret. */
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|CREDENTIAL|AUTH/i;
+/** Shorter values are too likely to occur by chance ("true", a port) to be worth hiding. */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The values of environment variables whose names look secret. These exact values are
+ * scrubbed from every event and from the ACP transcript.
+ */
+export function secretsFromEnv(env: Record<string, string | undefined>): string[] {
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name)) values.add(value);
+  }
+  return [...values];
+}

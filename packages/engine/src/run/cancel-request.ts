@@ -1,0 +1,57 @@
+import { watch, type FSWatcher } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+/** A request to cancel a run, left by another process (or the server) in the run's folder. */
+export type CancelRequest = { by: string; reason?: string };
+
+export const CANCEL_REQUEST_FILE = "cancel-request.json";
+/** Watching may miss an event (network file systems, overlay quirks): also look this often. */
+const CANCEL_POLL_MS = 250;
+
+/** Leaves a cancel request for the process running the run. Atomic: written aside, then renamed. */
+export async function requestCancel(runDir: string, request: CancelRequest): Promise<void> {
+  const path = join(runDir, CANCEL_REQUEST_FILE);
+  await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify({ ...request, at: new Date().toISOString() }));
+  await rename(`${path}.tmp-${process.pid}`, path);
+}
+
+/**
+ * Calls `onRequest` once when a cancel request appears in `runDir`. Returns a function that
+ * stops watching.
+ */
+export function watchCancelRequest(runDir: string, onRequest: (request: CancelRequest) => void): () => void {
+  let done = false;
+  let watcher: FSWatcher | undefined;
+  const check = async () => {
+    if (done) return;
+    const text = await readFile(join(runDir, CANCEL_REQUEST_FILE), "utf8").catch(() => undefined);
+    if (text === undefined || done) return;
+    let request: CancelRequest = { by: "unknown" };
+    try {
+      const parsed = JSON.parse(text) as Partial<CancelRequest>;
+      request = { by: typeof parsed.by === "string" ? parsed.by : "unknown", ...(typeof parsed.reason === "string" ? { reason: parsed.reason } : {}) };
+    } catch {
+      // A request we cannot read is still a request to cancel.
+    }
+    stop();
+    onRequest(request);
+  };
+  const poll = setInterval(() => void check(), CANCEL_POLL_MS);
+  poll.unref();
+  try {
+    watcher = watch(runDir, (_event, name) => {
+      if (name === CANCEL_REQUEST_FILE) void check();
+    });
+    watcher.on("error", () => watcher?.close());
+  } catch {
+    // Polling alone still works.
+  }
+  function stop() {
+    done = true;
+    clearInterval(poll);
+    watcher?.close();
+  }
+  void check();
+  return stop;
+}

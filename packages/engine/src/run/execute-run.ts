@@ -1,0 +1,127 @@
+import { hostname } from "node:os";
+import { join } from "node:path";
+import type { Usage } from "@baton/protocol";
+import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
+import type { AgentCommand } from "../acp/agent-process.ts";
+import { isBatonError } from "../errors.ts";
+import type { RepoInfo } from "../git/repo.ts";
+import type { PermissionRule } from "../permissions/policy.ts";
+import type { Redactor } from "../redaction/redactor.ts";
+import { watchCancelRequest, type CancelRequest } from "./cancel-request.ts";
+import { RunSink, type RunLogWriter } from "./run-sink.ts";
+
+export type RunRequest = {
+  task: string;
+  agentName: string;
+  /** The agent's command; it runs in `cwd`. */
+  command: Omit<AgentCommand, "cwd">;
+  repo: RepoInfo;
+  cwd: string;
+  rules: readonly PermissionRule[];
+  cancelGraceMs: number;
+  redactor: Redactor;
+  /** Aborting it cancels the run; its reason may be a {@link CancelRequest}. */
+  signal: AbortSignal;
+  now: () => Date;
+  version: string;
+};
+
+export type RunResult = {
+  runId: string;
+  number: number;
+  status: "succeeded" | "failed" | "cancelled";
+  error?: { code: string; message: string };
+};
+
+/** Stop reasons that end a run without its work being done, and the error code they map to. */
+const FAILING_STOP_REASONS: Record<string, string> = {
+  max_tokens: "output_truncated",
+  max_turn_requests: "turn_limit",
+  refusal: "refused",
+};
+
+/**
+ * Runs a task from `run.created` to its final event. Whatever happens inside (the agent
+ * crashes, cannot start, is cancelled), the run ends with exactly one of `run.completed`,
+ * `run.failed` or `run.cancelled`, and the log is closed.
+ */
+export async function executeRun(writer: RunLogWriter, request: RunRequest): Promise<RunResult> {
+  const sink = new RunSink(writer, request.redactor);
+  const started = request.now().getTime();
+  const cancel = new AbortController();
+  let cancelRequest: CancelRequest | undefined;
+  const onAbort = () => {
+    const reason: unknown = request.signal.reason;
+    cancelRequest = isCancelRequest(reason) ? reason : { by: "user" };
+    cancel.abort();
+  };
+  if (request.signal.aborted) onAbort();
+  else request.signal.addEventListener("abort", onAbort, { once: true });
+  const stopWatching = watchCancelRequest(writer.dir, (fromFile) => {
+    cancelRequest ??= fromFile;
+    cancel.abort();
+  });
+
+  let result: RunResult = { runId: writer.runId, number: writer.number, status: "failed" };
+  try {
+    sink.append("run.created", { number: writer.number, task: request.task, agent: request.agentName, repo: request.repo });
+    sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
+    sink.append("workspace.ready", { path: request.cwd, kind: "in_place" });
+    const outcome = await runSession(sink, writer, request, cancel.signal);
+    const totals = { usage: outcome?.usage ?? sink.state.usage, duration_ms: request.now().getTime() - started };
+    if (outcome.kind === "cancelled") {
+      const by = cancelRequest ?? { by: "user" };
+      sink.append("run.cancelled", { by: by.by, ...(by.reason === undefined ? {} : { reason: by.reason }) });
+      result = { ...result, status: "cancelled" };
+    } else if (outcome.kind === "failed" || FAILING_STOP_REASONS[outcome.stopReason] !== undefined) {
+      const error =
+        outcome.kind === "failed"
+          ? outcome.error
+          : { code: FAILING_STOP_REASONS[outcome.stopReason] as string, message: `the agent ended its turn with stop reason ${outcome.stopReason}` };
+      sink.append("run.failed", { error, usage: totals.usage, active_ms: totals.duration_ms });
+      result = { ...result, status: "failed", error };
+    } else {
+      sink.append("run.completed", {
+        status: "succeeded",
+        usage: totals.usage,
+        ...(sink.state.cost_usd === undefined ? {} : { cost_usd: sink.state.cost_usd }),
+        active_ms: totals.duration_ms,
+        duration_ms: totals.duration_ms,
+      });
+      result = { ...result, status: "succeeded" };
+    }
+  } finally {
+    stopWatching();
+    request.signal.removeEventListener("abort", onAbort);
+    await writer.close();
+  }
+  return result;
+}
+
+async function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, signal: AbortSignal): Promise<SessionOutcome> {
+  const empty: Usage = { input_tokens: 0, output_tokens: 0 };
+  try {
+    return await runAgentSession({
+      agentName: request.agentName,
+      command: { ...request.command, cwd: request.cwd },
+      task: request.task,
+      sink,
+      redactor: request.redactor,
+      transcriptPath: join(writer.dir, "acp.jsonl"),
+      rules: request.rules,
+      cancelGraceMs: request.cancelGraceMs,
+      signal,
+      now: request.now,
+      clientVersion: request.version,
+    });
+  } catch (error) {
+    const info = isBatonError(error)
+      ? { code: error.code, message: error.toLine() }
+      : { code: "internal", message: `Baton failed while running the agent: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: "failed", error: info, usage: empty, turns: 0 };
+  }
+}
+
+function isCancelRequest(value: unknown): value is CancelRequest {
+  return typeof value === "object" && value !== null && typeof (value as CancelRequest).by === "string";
+}

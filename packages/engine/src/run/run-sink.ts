@@ -1,0 +1,39 @@
+import { applyEvent, initialRunState, type Envelope, type RunState } from "@baton/protocol";
+import type { EventSink } from "../acp/event-mapper.ts";
+import type { Redactor } from "../redaction/redactor.ts";
+
+/** The part of the run log writer that a run needs. */
+export type RunLogWriter = {
+  readonly runId: string;
+  readonly number: number;
+  readonly dir: string;
+  append(type: string, data: Record<string, unknown>): Envelope;
+  publish(type: string, data: Record<string, unknown>): void;
+  close(): Promise<void>;
+};
+
+/**
+ * The single way a run emits events: every event is redacted when it is constructed, before
+ * it gets a seq, is written or is fanned out. It also keeps the run's state folded from what
+ * it appended, so the closing event can carry totals without rereading the log.
+ */
+export class RunSink implements EventSink {
+  readonly #writer: RunLogWriter;
+  readonly #redactor: Redactor;
+  readonly state: RunState = initialRunState();
+
+  constructor(writer: RunLogWriter, redactor: Redactor) {
+    this.#writer = writer;
+    this.#redactor = redactor;
+  }
+
+  append(type: string, data: Record<string, unknown>): void {
+    const envelope = this.#writer.append(type, this.#redactor.redactValue(data));
+    applyEvent(this.state, envelope);
+  }
+
+  /** Ephemeral text is already redacted by the stream redactor that held it back. */
+  publish(type: string, data: Record<string, unknown>): void {
+    this.#writer.publish(type, data);
+  }
+}

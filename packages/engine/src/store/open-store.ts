@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import { DEFAULT_EVENT_LIMIT_BYTES } from "@baton/protocol";
+import { monotonicFactory } from "ulid";
+import { BatonError } from "../errors.ts";
+import { CommitBus } from "./commit-bus.ts";
+import { FOLLOW_POLL_MS } from "./commit-waker.ts";
+import { FeedRows } from "./feed-rows.ts";
+import { HintFile } from "./hint-file.ts";
+import { DEFAULT_BUSY_TIMEOUT_MS, openIndexDb } from "./index-db.ts";
+import { storeLayout } from "./layout.ts";
+import { nodeLogFileSystem, type LogFileSystem } from "./log-file-system.ts";
+import { warnMalformed, type OnMalformed } from "./log-range-reader.ts";
+import { currentProcess } from "./process-identity.ts";
+import { rebuildIfNeeded } from "./rebuild.ts";
+import { reconcileAll } from "./reconcile-all.ts";
+import { RunCatalog } from "./run-catalog.ts";
+import type { RunWriter } from "./run-writer.ts";
+import { isDirectory, Store } from "./store.ts";
+import type { StoreContext } from "./store-context.ts";
+
+export type StoreOptions = {
+  /** Clock for event times and lock records (default: the system clock). */
+  now?: () => Date;
+  /** Source of new run ids, `run_` + ULID (default: monotonic ULIDs from `now`). */
+  newRunId?: () => string;
+  /** The write/fsync seam (default: node:fs). */
+  fileSystem?: LogFileSystem;
+  /** Serialized size above which an event's data is replaced by a truncation marker. */
+  eventLimitBytes?: number;
+  /** How long to wait for another process's index transaction. */
+  busyTimeoutMs?: number;
+  /** Follower polling interval, the fallback of fs.watch. */
+  pollMs?: number;
+  /** Where malformed log lines are reported (default: a process warning). */
+  onMalformed?: OnMalformed;
+};
+
+/**
+ * Opens the store of a project: `<batonDir>/index.db` and `<batonDir>/runs/`. The directory
+ * must exist (`baton init` creates it). A missing or new index.db is rebuilt from the logs,
+ * and runs whose writer died between fsync and index commit are brought up to date.
+ *
+ * @example
+ * await using store = await openStore(".baton");
+ * const writer = await store.createRun({ task: "fix the flaky test", agent: "claude", repo });
+ * writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host });
+ * await writer.close();
+ */
+export async function openStore(batonDir: string, options: StoreOptions = {}): Promise<Store> {
+  const layout = storeLayout(batonDir);
+  if (!isDirectory(layout.batonDir)) {
+    throw new BatonError("not_initialized", `${layout.batonDir} does not exist`, { hint: "run `baton init` in the repository first" });
+  }
+  fs.mkdirSync(layout.runsDir, { recursive: true });
+  const db = openIndexDb(layout.indexPath, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  let feedHint: HintFile | undefined;
+  try {
+    feedHint = new HintFile(layout.feedHintPath);
+    const now = options.now ?? (() => new Date());
+    const nextUlid = monotonicFactory();
+    const writers = new Set<RunWriter>();
+    const context: StoreContext = {
+      layout,
+      db,
+      catalog: new RunCatalog(db),
+      feed: new FeedRows(db),
+      bus: new CommitBus(),
+      feedHint,
+      fileSystem: options.fileSystem ?? nodeLogFileSystem,
+      now,
+      newRunId: options.newRunId ?? (() => `run_${nextUlid(now().getTime())}`),
+      identity: currentProcess(),
+      eventLimitBytes: options.eventLimitBytes ?? DEFAULT_EVENT_LIMIT_BYTES,
+      pollMs: options.pollMs ?? FOLLOW_POLL_MS,
+      onMalformed: options.onMalformed ?? warnMalformed,
+      onClosed: (writer) => writers.delete(writer),
+    };
+    await rebuildIfNeeded(context);
+    await reconcileAll(context);
+    return new Store(context, writers);
+  } catch (error) {
+    feedHint?.close();
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import { isFinalType, type Envelope } from "@baton/protocol";
+import { isFinalStatus } from "./catalog-fold.ts";
+import { runPaths } from "./layout.ts";
+import { openLockedRun } from "./open-run.ts";
+import { RunWriter } from "./run-writer.ts";
+import type { StoreContext } from "./store-context.ts";
+import { tryAcquireWriterLock } from "./writer-lock.ts";
+
+/** What `recoverIfAbandoned` found. Only "recovered" changed the log. */
+export type RecoveryOutcome =
+  | { kind: "recovered"; event: Envelope; pid: number | undefined }
+  | { kind: "ended" }
+  | { kind: "paused" }
+  | { kind: "writer_alive"; pid: number; host: string };
+
+/** The error code of the `run.failed` that recovery appends. */
+export const INTERRUPTED_CODE = "interrupted";
+
+/**
+ * Ends a run whose writer is gone. If the run has no final event, is not paused (a paused
+ * run waits for a resume, on purpose without a writer), and its lock is absent or stale:
+ * take the lock, cut a torn tail, bring the index up to the log, append one `run.failed`
+ * with error code `interrupted`, and release. Idempotent: once the run has a final event
+ * this does nothing. A run that never got `run.started` is abandoned just the same.
+ */
+export async function recoverIfAbandoned(context: StoreContext, runId: string): Promise<RecoveryOutcome> {
+  const known = context.catalog.get(runId);
+  if (known !== undefined && isFinalStatus(known.status)) return { kind: "ended" };
+  const attempt = tryAcquireWriterLock(runPaths(context.layout, runId), context.identity, context.now().toISOString());
+  if (attempt.kind === "held") return { kind: "writer_alive", pid: attempt.holder.pid, host: attempt.holder.host };
+  let opened;
+  try {
+    opened = await openLockedRun(context, runId, attempt.lock);
+  } catch (error) {
+    attempt.lock.release();
+    throw error;
+  }
+  if (isFinalType(opened.lastType ?? "") || opened.status === "paused") {
+    fs.closeSync(opened.fd);
+    opened.commitHint.close();
+    attempt.lock.release();
+    return opened.status === "paused" && !isFinalType(opened.lastType ?? "") ? { kind: "paused" } : { kind: "ended" };
+  }
+  const pid = attempt.replaced?.pid ?? context.catalog.get(runId)?.pid;
+  const writer = new RunWriter(context, opened);
+  const event = writer.append("run.failed", {
+    error: {
+      code: INTERRUPTED_CODE,
+      message: `the process writing this run stopped before the run ended (pid ${pid ?? "unknown"})`,
+    },
+  });
+  await writer.close();
+  return { kind: "recovered", event, pid };
+}

@@ -1,0 +1,314 @@
+import fs from "node:fs";
+import path from "node:path";
+import {
+  eventTypeSchema,
+  isEphemeralType,
+  isFinalType,
+  PROTOCOL_VERSION,
+  type Envelope,
+} from "@baton/protocol";
+import { BatonError } from "../errors.ts";
+import { AppendBatch } from "./append-batch.ts";
+import { capEnvelope } from "./cap-envelope.ts";
+import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
+import type { CommitBus } from "./commit-bus.ts";
+import type { FeedRows } from "./feed-rows.ts";
+import type { HintFile } from "./hint-file.ts";
+import { writeTransaction } from "./index-db.ts";
+import type { LogFileSystem } from "./log-file-system.ts";
+import type { RunCatalog } from "./run-catalog.ts";
+import type { WriterLock } from "./writer-lock.ts";
+
+/** What a writer shares with its store. */
+export type WriterContext = {
+  catalog: RunCatalog;
+  feed: FeedRows;
+  bus: CommitBus;
+  feedHint: HintFile;
+  fileSystem: LogFileSystem;
+  now: () => Date;
+  eventLimitBytes: number;
+  onClosed: (writer: RunWriter) => void;
+};
+
+/** A run's log as the writer takes it over: open, repaired, locked. */
+export type WriterState = {
+  run: string;
+  number: number;
+  fd: number;
+  size: number;
+  lastSeq: number;
+  lock: WriterLock;
+  commitHint: HintFile;
+};
+
+/**
+ * The envelope `append` returns: as stored (its `data` replaced by a truncation marker if it
+ * was too large), with `durable`, a promise that resolves once the event is on disk and
+ * indexed and rejects if its batch failed. `durable` is not enumerable, so the envelope
+ * serializes, spreads and clones as a plain envelope.
+ */
+export type DurableEnvelope = Envelope & { readonly durable: Promise<void> };
+
+export type EventListener = (event: Envelope) => void;
+
+/**
+ * The only writer of a run's log, holding the run's lock. `append` gives the event its seq
+ * at once and queues it; the queue is written by group commit: everything appended while the
+ * previous batch was being written forms the next batch, which gets one `write`, one
+ * `fdatasync`, one index transaction (its feed positions, the run's new frontier), a touch
+ * of the hint files, and only then delivery to subscribers.
+ *
+ * Delivery order: subscribers see one stream in the order events were appended and
+ * published. Durable events arrive after their batch is on disk; an ephemeral event
+ * published while durable events are still being synced waits behind them (at most one
+ * fsync), so a view never shows streamed text before the message that preceded it.
+ */
+type HeldEphemeral = { afterSeq: number; event: Envelope };
+
+export class RunWriter implements AsyncDisposable {
+  readonly runId: string;
+  readonly number: number;
+  /** The run's directory (its log, lock, and the files other parts keep beside them). */
+  readonly dir: string;
+  readonly #context: WriterContext;
+  readonly #state: WriterState;
+  readonly #listeners = new Set<EventListener>();
+  /** Ephemeral events waiting for the durable events appended before them to be committed. */
+  readonly #held: HeldEphemeral[] = [];
+  readonly #queue: AppendBatch[] = [];
+  readonly #checkedTypes = new Set<string>();
+  #inFlight: AppendBatch | undefined;
+  #lastSeq: number;
+  #committedSeq: number;
+  #size: number;
+  #ended = false;
+  #draining = false;
+  #broken: BatonError | undefined;
+  #closing: Promise<void> | undefined;
+  #lastStampMs = Number.NaN;
+  #lastStamp = "";
+
+  constructor(context: WriterContext, state: WriterState) {
+    this.#context = context;
+    this.#state = state;
+    this.runId = state.run;
+    this.dir = path.dirname(state.lock.path);
+    this.number = state.number;
+    this.#lastSeq = state.lastSeq;
+    this.#committedSeq = state.lastSeq;
+    this.#size = state.size;
+  }
+
+  /** Seq of the last event appended (durable or not yet). */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** Seq of the last event that is durable and indexed. */
+  get committedSeq(): number {
+    return this.#committedSeq;
+  }
+
+  /** True once a final event (completed, failed, cancelled) has been appended. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /**
+   * Appends a durable event: its seq is assigned before this returns, the write happens in
+   * the next batch. `data` must be plain JSON data and must not be changed afterwards: it is
+   * serialized now, and in-process subscribers receive this same object.
+   *
+   * @example
+   * const event = writer.append("log", { level: "info", message: "hello" });
+   * await event.durable; // on disk, visible to followers
+   */
+  append(type: string, data: Record<string, unknown>): DurableEnvelope {
+    this.#checkWritable(type, data);
+    if (isEphemeralType(type)) throw new TypeError(`${type} is ephemeral: publish it, do not append it`);
+    const payload = type === "run.created" ? this.#withNumber(data) : data;
+    const event: Envelope = { v: PROTOCOL_VERSION, run: this.runId, seq: this.#lastSeq + 1, at: this.#timestamp(), type, data: payload };
+    const { line, stored } = capEnvelope(event, this.#context.eventLimitBytes);
+    this.#lastSeq += 1;
+    if (isFinalType(type)) this.#ended = true;
+    let batch = this.#queue.at(-1);
+    if (batch === undefined || batch.full) {
+      batch = new AppendBatch();
+      this.#queue.push(batch);
+    }
+    batch.add(line, stored);
+    this.#scheduleDrain();
+    Object.defineProperty(stored, "durable", { value: batch.durable, enumerable: false });
+    return stored as DurableEnvelope;
+  }
+
+  /**
+   * Delivers an ephemeral event (no seq, never written) to this writer's subscribers now.
+   */
+  publish(type: string, data: Record<string, unknown>): Envelope {
+    this.#checkWritable(type, data);
+    if (!isEphemeralType(type)) throw new TypeError(`${type} is durable: append it, do not publish it`);
+    const event: Envelope = { v: PROTOCOL_VERSION, run: this.runId, at: this.#timestamp(), type, data };
+    const { stored } = capEnvelope(event, this.#context.eventLimitBytes);
+    if (this.#lastSeq > this.#committedSeq) this.#held.push({ afterSeq: this.#lastSeq, event: stored });
+    else this.#deliver([stored]);
+    return stored;
+  }
+
+  /**
+   * Receives this writer's events in this process: durable ones after their batch is on
+   * disk, ephemeral ones at once. Returns the unsubscribe function. A listener that throws
+   * does not stop delivery: the error is rethrown on its own (an uncaught exception, as for
+   * an EventTarget listener), never swallowed.
+   */
+  subscribe(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves when every event appended so far is durable; rejects if the writer broke. */
+  flush(): Promise<void> {
+    if (this.#broken) return Promise.reject(this.#broken);
+    return this.#queue.at(-1)?.durable ?? this.#inFlight?.durable ?? Promise.resolve();
+  }
+
+  /** Flushes, closes the log and releases the lock. Rejects with the write error if the writer broke. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      fs.closeSync(this.#state.fd);
+      this.#state.commitHint.close();
+      this.#state.lock.release();
+      this.#context.onClosed(this);
+    }
+  }
+
+  /** `now()` as RFC 3339; formatting a date costs more than the rest of an append, so reuse it within a millisecond. */
+  #timestamp(): string {
+    const ms = this.#context.now().getTime();
+    if (ms !== this.#lastStampMs) {
+      this.#lastStampMs = ms;
+      this.#lastStamp = new Date(ms).toISOString();
+    }
+    return this.#lastStamp;
+  }
+
+  #checkWritable(type: string, data: Record<string, unknown>): void {
+    if (this.#broken) throw this.#broken;
+    if (this.#closing) throw new Error(`the writer of run ${this.runId} is closed`);
+    if (this.#ended) {
+      throw new BatonError("run_ended", `run ${this.runId} has ended: nothing can follow its final event`, {
+        hint: "start a new run",
+      });
+    }
+    if (!this.#checkedTypes.has(type)) {
+      if (!eventTypeSchema.safeParse(type).success) throw new TypeError(`${JSON.stringify(type)} is not an event type`);
+      this.#checkedTypes.add(type);
+    }
+    if (typeof data !== "object" || data === null || Array.isArray(data)) throw new TypeError(`the data of ${type} must be an object`);
+  }
+
+  /** run.created carries the run's number: the index is rebuilt from it. */
+  #withNumber(data: Record<string, unknown>): Record<string, unknown> {
+    if (data["number"] === undefined) return { ...data, number: this.number };
+    if (data["number"] !== this.number) throw new TypeError(`run.created says number ${String(data["number"])}, the run is number ${this.number}`);
+    return data;
+  }
+
+  #scheduleDrain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    // A microtask, so that everything appended in the current synchronous stretch goes out
+    // in the first batch; later ones gather while the previous batch is being synced.
+    queueMicrotask(() => void this.#drain());
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      for (let batch = this.#queue.shift(); batch !== undefined && !this.#broken; batch = this.#queue.shift()) {
+        this.#inFlight = batch;
+        try {
+          await this.#commit(batch);
+          batch.resolve();
+        } catch (error) {
+          this.#fail(error, batch);
+        }
+      }
+    } finally {
+      this.#inFlight = undefined;
+      this.#draining = false;
+    }
+  }
+
+  async #commit(batch: AppendBatch): Promise<void> {
+    const bytes = batch.bytes();
+    const offset = this.#size;
+    const { fileSystem, catalog, feed } = this.#context;
+    await fileSystem.write(this.#state.fd, bytes, offset);
+    // Durable before delivered: nothing below happens until the batch is on disk.
+    await fileSystem.datasync(this.#state.fd);
+    const first = batch.events[0]?.seq ?? this.#committedSeq + 1;
+    const lastSeq = first + batch.events.length - 1;
+    const patch: CatalogPatch = {};
+    for (const event of batch.events) applyToCatalog(patch, event);
+    const pos = writeTransaction(catalog.db, () => {
+      const assigned = feed.add({ run: this.runId, seq_first: first, count: batch.events.length, byte_offset: offset, byte_length: bytes.byteLength });
+      catalog.applyCommit(this.runId, patch, lastSeq, offset + bytes.byteLength);
+      return assigned;
+    });
+    this.#size = offset + bytes.byteLength;
+    this.#committedSeq = lastSeq;
+    this.#state.commitHint.touch(`seq ${lastSeq} bytes ${this.#size}`);
+    this.#context.feedHint.touch(`pos ${pos + batch.events.length - 1}`);
+    this.#context.bus.emit(this.runId);
+    this.#deliver(this.#withHeldEphemerals(batch.events));
+  }
+
+  /** The batch's events with the ephemeral ones published between them put back in place. */
+  #withHeldEphemerals(events: readonly Envelope[]): readonly Envelope[] {
+    if (this.#held.length === 0) return events;
+    const ordered: Envelope[] = [];
+    for (const event of events) {
+      ordered.push(event);
+      while (this.#held[0] !== undefined && this.#held[0].afterSeq <= (event.seq ?? 0)) ordered.push((this.#held.shift() as HeldEphemeral).event);
+    }
+    return ordered;
+  }
+
+  #deliver(events: readonly Envelope[]): void {
+    if (this.#listeners.size === 0) return;
+    for (const event of events) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
+  }
+
+  /** A failed write, fsync or index commit breaks the writer: every pending append rejects. */
+  #fail(error: unknown, batch: AppendBatch): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.#broken = new BatonError("store_write_failed", `writing run ${this.runId} failed: ${message}`, {
+      hint: "check the disk (space, permissions); the run can be recovered from its log",
+      cause: error,
+    });
+    batch.reject(this.#broken);
+    for (const pending of this.#queue.splice(0)) pending.reject(this.#broken);
+  }
+}

@@ -1,0 +1,237 @@
+import fs from "node:fs";
+import { isFinalType, runIdSchema, type Envelope, type FeedEnvelope } from "@baton/protocol";
+import { BatonError } from "../errors.ts";
+import { isFinalStatus } from "./catalog-fold.ts";
+import { followFeed, readFeed, type FollowFeedOptions, type ReadFeedOptions } from "./feed.ts";
+import { HintFile } from "./hint-file.ts";
+import { readMeta, writeTransaction } from "./index-db.ts";
+import { runPaths } from "./layout.ts";
+import { syncDirectory } from "./log-file-system.ts";
+import { openLockedRun } from "./open-run.ts";
+import { livenessOf } from "./process-identity.ts";
+import { followRun, readRun, type FollowRunOptions, type ReadRunOptions } from "./read-run.ts";
+import { recoverIfAbandoned } from "./recovery.ts";
+import { resolveRun, runNotFound } from "./resolve-run.ts";
+import type { RunSummary } from "./run-catalog.ts";
+import { RunWriter } from "./run-writer.ts";
+import type { StoreContext } from "./store-context.ts";
+import { acquireWriterLock, readLockHolder } from "./writer-lock.ts";
+
+/** What `recoverIfAbandoned` appended, and the pid of the writer that had died (when known). */
+export type RecoveredRun = { event: Envelope; pid: number | undefined };
+
+/** A project's run store. Dispose it (or `close()`) to close its writers and index. */
+export class Store implements AsyncDisposable {
+  readonly #context: StoreContext;
+  readonly #writers: Set<RunWriter>;
+  #closed = false;
+
+  constructor(context: StoreContext, writers: Set<RunWriter>) {
+    this.#context = context;
+    this.#writers = writers;
+  }
+
+  get batonDir(): string {
+    return this.#context.layout.batonDir;
+  }
+
+  /** Changes when index.db is rebuilt: feed positions from before a rebuild mean nothing after it. */
+  get feedEpoch(): string {
+    return String(readMeta(this.#context.db, "feed_epoch") ?? "");
+  }
+
+  /**
+   * Creates a run: a new id, the next run number (taken in an index write transaction, so
+   * two processes never get the same), its directory, and its writer lock. With `created`,
+   * appends `run.created` with it (and the number) as seq 1.
+   *
+   * @example
+   * const writer = await store.createRun({ task, agent: "fake", repo: { root, dirty: false } });
+   * console.log(writer.number, writer.run);
+   */
+  async createRun(created?: Record<string, unknown>): Promise<RunWriter> {
+    this.#checkOpen();
+    const context = this.#context;
+    const runId = context.newRunId();
+    if (!runIdSchema.safeParse(runId).success) throw new TypeError(`${runId} is not a run id (run_ + ULID)`);
+    const paths = runPaths(context.layout, runId);
+    fs.mkdirSync(paths.dir);
+    // The lock comes before the index row: a run is never listed without its writer's lock,
+    // so no other process can take it for abandoned while it is being created.
+    const lock = acquireWriterLock(paths, runId, context.identity, context.now().toISOString());
+    let fd: number | undefined;
+    let commitHint: HintFile | undefined;
+    let writer: RunWriter;
+    try {
+      fd = fs.openSync(paths.events, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
+      commitHint = new HintFile(paths.commitHint);
+      syncDirectory(paths.dir);
+      syncDirectory(context.layout.runsDir);
+      const number = writeTransaction(context.db, () => context.catalog.register(runId, context.now().toISOString()));
+      writer = new RunWriter(context, { run: runId, number, fd, size: 0, lastSeq: 0, lock, commitHint });
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      commitHint?.close();
+      lock.release();
+      throw error;
+    }
+    this.#writers.add(writer);
+    if (created !== undefined) {
+      try {
+        writer.append("run.created", created);
+      } catch (error) {
+        await writer.close();
+        throw error;
+      }
+    }
+    return writer;
+  }
+
+  /**
+   * Takes the writer of an existing run (to resume it): takes its lock, cuts a torn tail,
+   * and continues its seq. Throws `run_locked` when a live process writes it, `run_ended`
+   * when it has a final event.
+   */
+  async openWriter(runId: string): Promise<RunWriter> {
+    this.#checkOpen();
+    const paths = this.#existingRunPaths(runId);
+    const lock = acquireWriterLock(paths, runId, this.#context.identity, this.#context.now().toISOString());
+    let opened;
+    try {
+      opened = await openLockedRun(this.#context, runId, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    if (isFinalType(opened.lastType ?? "")) {
+      fs.closeSync(opened.fd);
+      opened.commitHint.close();
+      lock.release();
+      throw new BatonError("run_ended", `run ${runId} has ended (${opened.status}): it cannot be written any more`, {
+        hint: "start a new run",
+      });
+    }
+    const writer = new RunWriter(this.#context, opened);
+    this.#writers.add(writer);
+    return writer;
+  }
+
+  /**
+   * Ends a run whose writer died: appends `run.failed` (code `interrupted`) if the run has no
+   * final event, is not paused, and its lock is absent or stale. Safe to call at any time.
+   * Returns what it appended, or undefined when the run was not abandoned (it has ended, is
+   * paused, or its writer is alive).
+   *
+   * @example
+   * const recovered = await store.recoverIfAbandoned(run.id);
+   * if (recovered) console.log(`run ended: ${recovered.event.type} (writer pid ${recovered.pid})`);
+   */
+  async recoverIfAbandoned(runId: string): Promise<RecoveredRun | undefined> {
+    this.#checkOpen();
+    this.#existingRunPaths(runId);
+    const outcome = await recoverIfAbandoned(this.#context, runId);
+    return outcome.kind === "recovered" ? { event: outcome.event, pid: outcome.pid } : undefined;
+  }
+
+  /** The runs, by number. Runs whose writer died are recovered first, so every start has an end. */
+  async listRuns(filter: { status?: string } = {}): Promise<RunSummary[]> {
+    this.#checkOpen();
+    for (const run of this.#context.catalog.list()) {
+      if (isFinalStatus(run.status) || run.status === "paused") continue;
+      const holder = readLockHolder(runPaths(this.#context.layout, run.id).lock);
+      if (holder !== undefined && livenessOf(holder, this.#context.identity) !== "dead") continue;
+      await recoverIfAbandoned(this.#context, run.id);
+    }
+    return this.#context.catalog.list(filter.status);
+  }
+
+  /** The directory of a run: its log, lock, and the files other parts keep beside them. */
+  runDir(runId: string): string {
+    return runPaths(this.#context.layout, runId).dir;
+  }
+
+  /** The path of a run's log, `runs/<id>/events.jsonl`. */
+  eventsPath(runId: string): string {
+    return runPaths(this.#context.layout, runId).events;
+  }
+
+  getRun(runId: string): RunSummary | undefined {
+    return this.#context.catalog.get(runId);
+  }
+
+  /** A run from a number, an id, or a unique id prefix; throws `run_not_found` or `ambiguous_run`. */
+  resolveRun(ref: string): RunSummary {
+    return resolveRun(this.#context.catalog, ref);
+  }
+
+  /**
+   * The run's durable events with seq > `after`, up to what is committed now.
+   *
+   * @example
+   * for await (const event of store.readRun(run.id, { after: 10 })) console.log(event.seq, event.type);
+   */
+  readRun(runId: string, options: ReadRunOptions = {}): AsyncGenerator<Envelope> {
+    return readRun(this.#context, runId, options);
+  }
+
+  /**
+   * The run's events with seq > `after`, then new ones as they are committed (by this or any
+   * process); ends after the final event or when `signal` aborts.
+   *
+   * @example
+   * for await (const event of store.followRun(run.id, { after: cursor, signal })) render(event);
+   */
+  followRun(runId: string, options: FollowRunOptions = {}): AsyncGenerator<Envelope> {
+    return followRun(this.#context, runId, options, (id) => recoverIfAbandoned(this.#context, id));
+  }
+
+  /** All runs' events with pos > `after`, in commit order, up to what is committed now. */
+  readFeed(options: ReadFeedOptions = {}): AsyncGenerator<FeedEnvelope> {
+    return readFeed(this.#context, options);
+  }
+
+  /** All runs' events with pos > `after`, then new ones as they are committed, until `signal` aborts. */
+  followFeed(options: FollowFeedOptions = {}): AsyncGenerator<FeedEnvelope> {
+    return followFeed(this.#context, options);
+  }
+
+  /** Closes the open writers (flushing them), then the index. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const errors: unknown[] = [];
+    for (const writer of [...this.#writers]) {
+      try {
+        await writer.close();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    this.#context.feedHint.close();
+    this.#context.db.close();
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, "closing the store's writers failed");
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new Error("the store is closed");
+  }
+
+  #existingRunPaths(runId: string) {
+    const paths = runPaths(this.#context.layout, runId);
+    if (!runIdSchema.safeParse(runId).success || !isDirectory(paths.dir)) throw runNotFound(runId);
+    return paths;
+  }
+}
+
+export function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
