@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+
+/**
+ * Dependencies point inward: protocol knows nothing of Baton and depends on zod only; the
+ * engine never reaches up into the CLI or the test kit; no package reaches into another's
+ * source by a relative path. Tests and test support may use the test kit.
+ */
+const ROOT = join(import.meta.dirname, "..");
+
+type Rule = { pkg: string; allowed: (specifier: string) => boolean; description: string };
+
+const node = (s: string) => s.startsWith("node:");
+const RULES: Rule[] = [
+  { pkg: "protocol", allowed: (s) => s === "zod", description: "zod only" },
+  {
+    pkg: "engine",
+    allowed: (s) => node(s) || ["@baton/protocol", "zod", "ulid", "smol-toml"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
+    description: "node builtins, @baton/protocol, zod, ulid, smol-toml, the ACP SDK",
+  },
+  {
+    pkg: "testkit",
+    allowed: (s) => node(s) || s === "zod" || s.startsWith("@agentclientprotocol/sdk"),
+    description: "node builtins, zod, the ACP SDK",
+  },
+];
+
+/** Tests, test support, and the generators of committed files (run at development time). */
+const isExempt = (path: string) =>
+  /\.test\.ts$/.test(path) || /\/(testing|test-fixtures)\//.test(path) || path.includes("acp-test-client") || /\/write-[a-z-]+\.ts$/.test(path);
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith(".ts")).map((e) => join(e.parentPath, e.name));
+}
+
+function importsOf(text: string): string[] {
+  const found = text.matchAll(/(?:^|\n)\s*(?:import|export)[^"'\n;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g);
+  return [...found].map((m) => m[1] ?? m[2] ?? "");
+}
+
+for (const rule of RULES) {
+  test(`${rule.pkg} depends on ${rule.description}`, async () => {
+    const problems: string[] = [];
+    const srcDir = join(ROOT, "packages", rule.pkg, "src");
+    for (const file of await sourceFiles(srcDir)) {
+      if (isExempt(file)) continue;
+      for (const specifier of importsOf(await readFile(file, "utf8"))) {
+        if (specifier.startsWith(".")) continue;
+        if (!rule.allowed(specifier)) problems.push(`${relative(ROOT, file)} imports ${specifier}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+}
+
+test("no package reaches into another package's files by a relative path", async () => {
+  const problems: string[] = [];
+  for (const pkg of await readdir(join(ROOT, "packages"))) {
+    for (const file of await sourceFiles(join(ROOT, "packages", pkg, "src"))) {
+      for (const specifier of importsOf(await readFile(file, "utf8"))) {
+        if (specifier.startsWith(".") && relative(join(ROOT, "packages", pkg), join(file, "..", specifier)).startsWith("..")) {
+          problems.push(`${relative(ROOT, file)} imports ${specifier}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("the import scanner sees static, re-export and dynamic imports", () => {
+  const text = 'import { a } from "x";\nexport * from "./y.ts";\nconst m = await import("z");\nimport type { T } from "w";';
+  assert.deepEqual(importsOf(text).sort(), ["./y.ts", "w", "x", "z"]);
+});
