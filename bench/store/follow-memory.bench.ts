@@ -1,36 +1,115 @@
-// Memory of following a large run to its end: a child process follows a finished
-// 1,000,000-event run from seq 0 to its final event; its peak RSS is compared with the same
-// child that only opens the store (the baseline, same run). Prints figures; asserts nothing.
-//   node bench/store/follow-memory.bench.ts [--events N]   (default 1,000,000 events)
+// Memory of following a large run, measured the way a user meets it: the peak RSS (VmHWM)
+// of a `baton events <n> --follow --json` process (the real CLI as a child, its stdout
+// counted and discarded) following a finished 1,000,000-event run to its final event.
+// Baseline, same run: the same command with --after N-1 (the same modules and store open,
+// one event). Also printed: the store's follower in a bare process, and what each part of
+// the CLI's process costs as it is imported. Prints figures; asserts nothing.
+//   node bench/store/follow-memory.bench.ts [--events N] [--quick]   (default 1,000,000 events)
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openStore } from "../../packages/engine/src/store/index.ts";
-import { eventCount, finishedRun, fixed, scratchBatonDir, whole } from "./bench-support.ts";
+import { openStore } from "@baton/engine/store";
+import { cliEntry, fixed, median, mib, quick, repoRoot, runMeasured, whole, type Measured } from "../measure.ts";
+import { eventCount, finishedRun, scratchBatonDir } from "./store-fixtures.ts";
 
-const events = eventCount(1_000_000);
-const follower = path.join(path.dirname(fileURLToPath(import.meta.url)), "follow-to-end.ts");
-type Figures = { count: number; maxRss: number; ms: number };
-const runChild = (batonDir: string, runId: string) =>
-  JSON.parse(execFileSync(process.execPath, [follower, batonDir, runId], { encoding: "utf8" })) as Figures;
+const events = eventCount(1_000_000, 100_000);
+const ROUNDS = quick ? 1 : 3;
+const AIM_BYTES = 100_000_000;
+const storeFollower = path.join(path.dirname(fileURLToPath(import.meta.url)), "follow-to-end.ts");
 
-const { batonDir, cleanup } = await scratchBatonDir();
+/**
+ * `baton events 1 --follow --json [--after N]` in `repo`, its stdout to /dev/null, or into a
+ * pipe whose lines are counted (then checked against `expected`). A follow only ends after
+ * the run's final event, so exit 0 means it got there.
+ */
+async function followWithCli(repo: string, after: number, options: { env: NodeJS.ProcessEnv; countExpected?: number }): Promise<Measured> {
+  const args = [cliEntry, "-C", repo, "events", "1", "--follow", "--json", "--after", String(after)];
+  const measured = await runMeasured(args, { countStdoutLines: options.countExpected !== undefined, env: options.env });
+  if (measured.code !== 0 || (options.countExpected !== undefined && measured.stdoutLines !== options.countExpected)) {
+    throw new Error(`baton events exited ${measured.code} after ${measured.stdoutLines} lines: ${measured.stderr}`);
+  }
+  return measured;
+}
+
+/**
+ * Peak RSS after each import, cumulative, in one fresh process of plain JavaScript (no type
+ * stripping until the step that asks for it), resolved from the CLI package like the CLI.
+ */
+function importBreakdown(): { step: string; rss: number }[] {
+  const steps: [string, string][] = [
+    ["node itself", ""],
+    ["+ type stripping (one .ts module)", "./src/context.ts"],
+    ["+ zod", "zod"],
+    ["+ @baton/protocol (its schemas, ~10 modules)", "@baton/protocol"],
+    ["+ @baton/engine/store (~35 modules, node:sqlite)", "@baton/engine/store"],
+    ["+ commander", "commander"],
+    ["(not loaded by events) + @baton/engine whole: ACP SDK, runner", "@baton/engine"],
+  ];
+  const code = `
+    import { readFileSync } from "node:fs";
+    const peak = () => Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1]) * 1024;
+    const rows = [];
+    for (const [step, specifier] of ${JSON.stringify(steps)}) {
+      if (specifier) await import(specifier);
+      rows.push({ step, rss: peak() });
+    }
+    console.log(JSON.stringify(rows));`;
+  const env = { ...process.env };
+  delete env["NODE_COMPILE_CACHE"];
+  const output = execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: path.join(repoRoot, "packages", "cli"), encoding: "utf8", env });
+  return JSON.parse(output) as { step: string; rss: number }[];
+}
+
+const { root, batonDir, cleanup } = await scratchBatonDir();
+const cacheDir = await mkdtemp(path.join(os.tmpdir(), "baton-bench-cache-"));
 try {
+  execFileSync("git", ["init", "-q", root]);
   let runId: string;
   {
     await using store = await openStore(batonDir);
     runId = await finishedRun(store, events);
   }
-  const size = fs.statSync(path.join(batonDir, "runs", runId, "events.jsonl")).size;
-  const baseline = runChild(batonDir, "-");
-  const followed = runChild(batonDir, runId);
-  if (followed.count !== events) throw new Error(`followed ${followed.count} events, expected ${events}`);
-  const mb = (bytes: number) => fixed(bytes / 1024 / 1024, 1);
-  console.log(`follow a finished ${whole(events)}-event run (${mb(size)} MiB log) from 0 to its final event, in a child process`);
-  console.log(`  peak RSS following        ${mb(followed.maxRss).padStart(7)} MiB  (${fixed(followed.ms / 1000, 1)} s, ${whole((followed.count / followed.ms) * 1000)} events/s)`);
-  console.log(`  peak RSS store open only  ${mb(baseline.maxRss).padStart(7)} MiB  (baseline)`);
-  console.log(`  ratio following / baseline: ${fixed(followed.maxRss / baseline.maxRss)}; growth ${mb(followed.maxRss - baseline.maxRss)} MiB   (aim: peak < 100 MB)`);
+  const size = (await stat(path.join(batonDir, "runs", runId, "events.jsonl"))).size;
+  const noCache = { ...process.env };
+  delete noCache["NODE_COMPILE_CACHE"];
+
+  const followed: Measured[] = [];
+  const tail: Measured[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    tail.push(await followWithCli(root, events - 1, { env: noCache }));
+    followed.push(await followWithCli(root, 0, { env: noCache }));
+  }
+  const peak = median(followed.map((m) => m.peakRss));
+  const base = median(tail.map((m) => m.peakRss));
+  const ms = median(followed.map((m) => m.ms));
+  console.log(`follow a finished ${whole(events)}-event run (${mib(size)} MiB log) to its final event: \`baton events 1 --follow --json > /dev/null\`, ${ROUNDS} rounds, medians`);
+  console.log(`  peak RSS following          ${mib(peak).padStart(7)} MiB = ${fixed(peak / 1e6, 1)} MB  (${fixed(ms / 1000, 1)} s, ${whole((events / ms) * 1000)} events/s)   (aim: < 100 MB)`);
+  console.log(`  peak RSS --after N-1        ${mib(base).padStart(7)} MiB  (baseline: same command and modules, one event)`);
+  console.log(`  following adds ${mib(peak - base)} MiB; ratio ${fixed(peak / base)}; ${peak < AIM_BYTES ? "under" : "over"} the aim by ${fixed(Math.abs(AIM_BYTES - peak) / 1e6, 1)} MB`);
+
+  const piped = await followWithCli(root, 0, { env: noCache, countExpected: events });
+  console.log(`  into a pipe read by this process (counting sink): ${mib(piped.peakRss)} MiB, all ${whole(piped.stdoutLines)} events  (stdout to a pipe is asynchronous in Node: a writer that ignores backpressure queues what the reader has not taken)`);
+
+  // With Node's compile cache warm (what a launcher setting NODE_COMPILE_CACHE would give): no TypeScript is stripped.
+  const cached = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
+  await followWithCli(root, events - 1, { env: cached });
+  const warmTail = await followWithCli(root, events - 1, { env: cached });
+  const warmFollow = await followWithCli(root, 0, { env: cached });
+  console.log(`  with NODE_COMPILE_CACHE warm: following ${mib(warmFollow.peakRss)} MiB, --after N-1 ${mib(warmTail.peakRss)} MiB`);
+
+  const storeOnly = await runMeasured([storeFollower, batonDir, runId], { captureStdout: true, env: noCache });
+  const storeOpen = await runMeasured([storeFollower, batonDir, "-"], { captureStdout: true, env: noCache });
+  console.log(`  the store's follower alone (follow-to-end.ts): ${mib(storeOnly.peakRss)} MiB following, ${mib(storeOpen.peakRss)} MiB store open only`);
+
+  console.log("where the CLI's resident memory goes (peak RSS after each import, one process, cumulative):");
+  let previous = 0;
+  for (const { step, rss } of importBreakdown()) {
+    console.log(`  ${step.padEnd(64)} ${mib(rss).padStart(6)} MiB  ${previous === 0 ? "" : `+${mib(rss - previous)}`}`);
+    previous = rss;
+  }
 } finally {
   await cleanup();
+  await rm(cacheDir, { recursive: true, force: true });
 }

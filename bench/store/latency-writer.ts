@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { openStore } from "../../packages/engine/src/store/index.ts";
+import { openStore } from "@baton/engine/store";
 
 const [mode, target, countText, intervalText] = process.argv.slice(2);
 if (target === undefined || countText === undefined || intervalText === undefined) throw new Error("usage");

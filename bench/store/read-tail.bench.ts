@@ -1,14 +1,14 @@
 // readRun(after = N - 10) on a large log (binary search by byte offset, then a short
 // stream) against reading the whole log through the same reader and keeping the last 10
 // (what a reader without the seek would do). Prints times and the ratio; asserts nothing.
-//   node bench/store/read-tail.bench.ts [--events N]   (default 1,000,000 events)
+//   node bench/store/read-tail.bench.ts [--events N] [--quick]   (default 1,000,000 events)
 import fs from "node:fs";
-import { openStore } from "../../packages/engine/src/store/index.ts";
-import { eventCount, finishedRun, fixed, scratchBatonDir, whole } from "./bench-support.ts";
+import { openStore } from "@baton/engine/store";
+import { fixed, median, whole } from "../measure.ts";
+import { eventCount, finishedRun, scratchBatonDir } from "./store-fixtures.ts";
 
 const events = eventCount(1_000_000);
 const TAIL_REPEATS = 21;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 const { batonDir, cleanup } = await scratchBatonDir();
 try {

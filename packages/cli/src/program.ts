@@ -1,16 +1,11 @@
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { isBatonError } from "@baton/engine";
-import { cancelCommand } from "./commands/cancel.ts";
-import { demoCommand } from "./commands/demo.ts";
-import { eventsCommand } from "./commands/events.ts";
-import { initCommand } from "./commands/init.ts";
-import { runCommand } from "./commands/run.ts";
-import { runsCommand } from "./commands/runs.ts";
-import { schemaCommand } from "./commands/schema.ts";
-import { showCommand } from "./commands/show.ts";
+import { isBatonError } from "@baton/engine/errors";
 import { EXIT, type CliContext } from "./context.ts";
 import { VERSION } from "./version.ts";
+
+const EXIT_HELP = `
+Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled.`;
 
 const STEPS_HELP = `
 Script steps for --agent fake (a JSON array, played for the first prompt):
@@ -22,16 +17,29 @@ Script steps for --agent fake (a JSON array, played for the first prompt):
   {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
   {"sleep": 250}  {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
   {"fail": {"code": -32603, "message": "…"}}
+  {"update": {"sessionUpdate": "…"}}   a raw session update (for testing unknown updates)
+  {"ext": {"method": "_x/y", "params": {}}}   an extension notification
+${EXIT_HELP}`;
 
-Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled.`;
-
-/** Builds the `baton` command tree; every action returns its exit code through `setExit`. */
+/**
+ * Builds the `baton` command tree; every action returns its exit code through `setExit`.
+ * Each command's module is imported when its action runs, not up front, so that a command
+ * loads only what it needs: `baton events` needs neither the ACP SDK, the agent runner nor
+ * the fake agent (resident memory and startup: bench/store/follow-memory.bench.ts).
+ */
 export function buildProgram(ctx: CliContext, setExit: (code: number) => void): Command {
   const program = new Command("baton")
     .description("Run AI coding agents on tasks in git repositories, recording every run as a durable event stream.")
     .version(VERSION)
     .option("-C, --cwd <dir>", "run as if started in <dir>")
-    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText("after", EXIT_HELP)
+    // Before any subcommand is added: commander copies these settings into each subcommand
+    // when it is created. A usage error is one line, like every other error.
+    .configureOutput({
+      writeOut: (text) => ctx.stdout.write(text),
+      writeErr: (text) => ctx.stderr.write(text),
+      outputError: (text, write) => write(`baton: ${text.trim().replace(/^error: /, "").replaceAll(/\s*\n\s*/g, " ")}: run with --help for usage\n`),
+    })
     .exitOverride();
   const context = (): CliContext => {
     const dir = program.opts<{ cwd?: string }>().cwd;
@@ -45,7 +53,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   program
     .command("init")
     .description("Create .baton/ in the current git repository: a commented config.toml and a .gitignore.")
-    .action(action(() => initCommand(context())));
+    .action(action(async () => (await import("./commands/init.ts")).initCommand(context())));
 
   program
     .command("run")
@@ -55,21 +63,21 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--script <file>", "the JSON script the fake agent plays")
     .option("--json", "print every durable event as NDJSON on stdout, and nothing else")
     .addHelpText("after", STEPS_HELP)
-    .action(action((task: string | undefined, opts: { agent: string; script?: string; json?: boolean }) => runCommand(context(), task, opts)));
+    .action(action(async (task: string | undefined, opts: { agent: string; script?: string; json?: boolean }) => (await import("./commands/run.ts")).runCommand(context(), task, opts)));
 
   program
     .command("runs")
     .description("List runs: number, id, status, start time, duration, task.")
     .option("--status <status>", "only runs with this status (running, succeeded, failed, cancelled, …)")
     .option("--json", "one JSON object per run (NDJSON)")
-    .action(action((opts: { json?: boolean; status?: string }) => runsCommand(context(), opts)));
+    .action(action(async (opts: { json?: boolean; status?: string }) => (await import("./commands/runs.ts")).runsCommand(context(), opts)));
 
   program
     .command("show")
     .description("Show one run: status, usage, cost, event and tool-call counts, errors.")
     .argument("<run>", "a run number, a run id, or a unique id prefix")
     .option("--json", "the run's folded state as JSON")
-    .action(action((ref: string, opts: { json?: boolean }) => showCommand(context(), ref, opts)));
+    .action(action(async (ref: string, opts: { json?: boolean }) => (await import("./commands/show.ts")).showCommand(context(), ref, opts)));
 
   program
     .command("events")
@@ -78,25 +86,27 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--after <n>", "only events after this seq (or pos, for the feed)", "0")
     .option("--follow", "keep waiting for new events; a run's stream ends after its final event")
     .option("--json", "raw envelopes as NDJSON")
-    .action(action((ref: string | undefined, opts: { after?: string; follow?: boolean; json?: boolean }) => eventsCommand(context(), ref, opts)));
+    .action(
+      action(async (ref: string | undefined, opts: { after?: string; follow?: boolean; json?: boolean }) => (await import("./commands/events.ts")).eventsCommand(context(), ref, opts)),
+    );
 
   program
     .command("cancel")
     .description("Cancel a running run from another process, and wait for it to end.")
     .argument("<run>", "a run number, a run id, or a unique id prefix")
     .option("--reason <text>", "recorded in run.cancelled")
-    .action(action((ref: string, opts: { reason?: string }) => cancelCommand(context(), ref, opts)));
+    .action(action(async (ref: string, opts: { reason?: string }) => (await import("./commands/cancel.ts")).cancelCommand(context(), ref, opts)));
 
   program
     .command("schema")
     .description("Print the JSON Schema (draft 2020-12) of the event envelope and catalog.")
-    .action(action(() => schemaCommand(context())));
+    .action(action(async () => (await import("./commands/schema.ts")).schemaCommand(context())));
 
   program
     .command("demo")
     .description("Run the scripted agent on a small task in a throwaway sample repository.")
     .option("--json", "print the demo run's events as NDJSON")
-    .action(action((opts: { json?: boolean }) => demoCommand(context(), opts)));
+    .action(action(async (opts: { json?: boolean }) => (await import("./commands/demo.ts")).demoCommand(context(), opts)));
 
   return program;
 }
@@ -105,10 +115,6 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
 export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {
   let code: number = EXIT.succeeded;
   const program = buildProgram(ctx, (value) => (code = value));
-  program.configureOutput({
-    writeOut: (text) => ctx.stdout.write(text),
-    writeErr: (text) => ctx.stderr.write(text),
-  });
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;

@@ -19,6 +19,8 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
     : (event: Envelope & { pos?: number; number?: number }) => ctx.stdout.write(`${humanLine(event)}\n`);
   if (ref !== undefined) {
     const run = store.resolveRun(ref);
+    // A run whose writer died ends as failed (interrupted) when a command next touches it.
+    if (!options.follow) await store.recoverIfAbandoned(run.id);
     const events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal }) : store.readRun(run.id, { after });
     for await (const event of events) print(event);
   } else {

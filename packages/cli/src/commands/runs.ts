@@ -12,7 +12,11 @@ export async function runsCommand(ctx: CliContext, options: { json?: boolean; st
     return EXIT.succeeded;
   }
   if (runs.length === 0) {
-    ctx.stdout.write("No runs yet. Start one with: baton run \"TASK\" --agent fake --script FILE\n");
+    ctx.stdout.write(
+      options.status === undefined
+        ? "No runs yet. Start one with: baton run \"TASK\" --agent fake --script FILE\n"
+        : `No runs with status ${options.status}. See them all with: baton runs\n`,
+    );
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);

@@ -9,6 +9,8 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
   const project = await locateProject(ctx.cwd);
   await using store = await openStore(project.batonDir);
   const run = store.resolveRun(ref);
+  // A run whose writer died ends as failed (interrupted) when a command next touches it.
+  await store.recoverIfAbandoned(run.id);
   const state = initialRunState();
   for await (const event of store.readRun(run.id, { after: 0 })) applyEvent(state, event);
   if (options.json) {

@@ -50,7 +50,15 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     now: () => options.now().getTime(),
     newStreamRedactor: () => new StreamRedactor(redactor),
   });
-  const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => mapper.onMessage(dir, transcript.record(dir, line)));
+  const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => {
+    const message = transcript.record(dir, line);
+    mapper.onMessage(dir, message);
+    // The SDK's client validates every session/update strictly before any handler runs, and
+    // prints "Error handling notification" on Baton's stderr for a kind it does not know
+    // (which Baton records as runner.event). Baton maps updates from the tap alone, so the
+    // SDK does not need them.
+    return !(dir === "recv" && asObject(message)?.["method"] === acp.methods.client.session.update);
+  });
   const app = acp
     .client({ name: "baton" })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
@@ -62,7 +70,7 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
       const optionId = chooseOption(params.options, decision.action);
       return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
     })
-    // Updates are mapped from the tap, in wire order; the SDK's copy is not needed.
+    // Updates are mapped from the tap, in wire order; the SDK never sees them (see below).
     .onNotification(acp.methods.client.session.update, () => {});
   const connection = app.connect(acp.ndJsonStream(streams.output, streams.input));
   const ctx = connection.agent;

@@ -171,7 +171,7 @@ export class AcpEventMapper {
     const status = asString(update["status"]);
     if (status !== "completed" && status !== "failed") return;
     this.#calls.delete(call);
-    const output = summarizeToolContent(update["content"], update["rawOutput"]);
+    const output = summarizeToolContent(update["content"], update["rawOutput"], (path) => this.#relative(path));
     for (const file of output.files) this.#sink.append("file.changed", { path: this.#relative(file.path), change: file.change });
     const data: JsonObject = {
       session: this.#session,

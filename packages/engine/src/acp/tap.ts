@@ -2,8 +2,11 @@ import { LineSplitter } from "@baton/protocol";
 
 export type Direction = "recv" | "send";
 
-/** Called with every complete NDJSON line, in the order lines cross the wire. */
-export type LineTap = (direction: Direction, line: string) => void;
+/**
+ * Called with every complete NDJSON line, in the order lines cross the wire. For a received
+ * line, returning false keeps it from the SDK (Baton has handled it from the tap alone).
+ */
+export type LineTap = (direction: Direction, line: string) => boolean | void;
 
 /**
  * Wraps an agent's byte streams so every line is seen before the SDK parses it. The SDK drops
@@ -18,19 +21,18 @@ export function tapStreams(
   return { input: input.pipeThrough(lineTap("recv", tap)), output: tappedWritable(output, tap) };
 }
 
+/** Passes on each complete line (with its newline, so the bytes are unchanged) that the tap keeps. */
 function lineTap(direction: Direction, tap: LineTap): TransformStream<Uint8Array, Uint8Array> {
   const splitter = new LineSplitter();
-  const emit = (line: string) => {
-    if (line.trim().length > 0) tap(direction, line);
-  };
+  const encoder = new TextEncoder();
+  const forward = (line: string) => line.trim().length === 0 || tap(direction, line) !== false;
   return new TransformStream({
     transform(chunk, controller) {
-      for (const line of splitter.push(chunk)) emit(line);
-      controller.enqueue(chunk);
+      for (const line of splitter.push(chunk)) if (forward(line)) controller.enqueue(encoder.encode(`${line}\n`));
     },
-    flush() {
+    flush(controller) {
       const rest = splitter.end();
-      if (rest !== undefined) emit(rest);
+      if (rest !== undefined && forward(rest)) controller.enqueue(encoder.encode(rest));
     },
   });
 }

@@ -9,7 +9,12 @@ export type FileChange = { path: string; change: "added" | "modified" | "deleted
  * The readable output of a tool call from its ACP content: text as is, diffs as unified-style
  * text, terminals by id. Also what the call says about files and its exit code.
  */
-export function summarizeToolContent(content: unknown, rawOutput: unknown): {
+export function summarizeToolContent(
+  content: unknown,
+  rawOutput: unknown,
+  /** How a path is shown: ACP paths are absolute, a diff header reads better relative to the cwd. */
+  displayPath: (path: string) => string = (path) => path,
+): {
   text: string;
   files: FileChange[];
   exitCode?: number;
@@ -27,7 +32,7 @@ export function summarizeToolContent(content: unknown, rawOutput: unknown): {
       const path = asString(entry["path"]) ?? "";
       const oldText = asString(entry["oldText"]);
       const newText = asString(entry["newText"]) ?? "";
-      parts.push(renderDiff(path, oldText, newText));
+      parts.push(renderDiff(displayPath(path), oldText, newText));
       files.push({ path, change: oldText === undefined ? "added" : "modified" });
     } else if (entry["type"] === "terminal") {
       parts.push(`[terminal ${asString(entry["terminalId"]) ?? "?"}]`);
@@ -45,7 +50,15 @@ export function summarizeToolContent(content: unknown, rawOutput: unknown): {
 /** A whole-file diff: every old line removed, every new line added. Enough for a preview. */
 function renderDiff(path: string, oldText: string | undefined, newText: string): string {
   const header = [`--- ${oldText === undefined ? "/dev/null" : `a/${path}`}`, `+++ b/${path}`];
-  const removed = oldText === undefined || oldText === "" ? [] : oldText.split("\n").map((line) => `-${line}`);
-  const added = newText === "" ? [] : newText.split("\n").map((line) => `+${line}`);
+  const removed = oldText === undefined ? [] : linesOf(oldText).map((line) => `-${line}`);
+  const added = linesOf(newText).map((line) => `+${line}`);
   return [...header, ...removed, ...added].join("\n");
+}
+
+/** A text's lines; the newline that ends the last line does not start another. */
+function linesOf(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
 }

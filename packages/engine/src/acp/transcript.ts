@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { Redactor } from "../redaction/redactor.ts";
+import { asObject } from "./json-access.ts";
 import type { Direction } from "./tap.ts";
 
 /**
@@ -38,12 +39,30 @@ export class AcpTranscript {
     let message: unknown;
     try {
       message = JSON.parse(text);
-      record.msg = message;
+      record.msg = this.#withoutSecretPieces(message);
     } catch {
       record.raw = text;
     }
     this.#stream.write(`${JSON.stringify(record)}\n`);
     return message;
+  }
+
+  /**
+   * Streamed text arrives in chunks, one record each, so a secret split across two chunks is
+   * in no single record whole. Chunk text is scrubbed of secret pieces at its ends (the events
+   * are built from the joined text, which is redacted whole, so they keep every character).
+   */
+  #withoutSecretPieces(message: unknown): unknown {
+    if (!this.#redactor.active) return message;
+    const params = asObject(asObject(message)?.["params"]);
+    const update = asObject(params?.["update"]);
+    const content = asObject(update?.["content"]);
+    const kind = update?.["sessionUpdate"];
+    const text = content?.["text"];
+    if ((kind !== "agent_message_chunk" && kind !== "agent_thought_chunk") || typeof text !== "string") return message;
+    const scrubbed = this.#redactor.redactPieces(text);
+    if (scrubbed === text) return message;
+    return { ...asObject(message), params: { ...params, update: { ...update, content: { ...content, text: scrubbed } } } };
   }
 
   async close(): Promise<void> {

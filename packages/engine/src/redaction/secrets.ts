@@ -1,5 +1,9 @@
-/** Names that mark an environment variable as holding a secret. */
-const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|CREDENTIAL|AUTH/i;
+/**
+ * Names that mark an environment variable as holding a secret. AUTH, but not AUTHOR: git's
+ * GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL would otherwise be scrubbed from every log (AUTHORIZATION
+ * still counts).
+ */
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|CREDENTIAL|AUTH(?!ORS?(?:_|$))/i;
 /** Shorter values are too likely to occur by chance ("true", a port) to be worth hiding. */
 export const MIN_SECRET_LENGTH = 8;
 

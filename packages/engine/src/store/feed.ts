@@ -78,12 +78,14 @@ class FeedReader {
         const number = this.#numberOf(row.run);
         let pos = row.pos_first;
         const end = row.byte_offset + row.byte_length;
-        for await (const { event } of readLogRange(handle, row.byte_offset, end, { file, onMalformed: this.#onMalformed })) {
-          if (pos > this.#cursor && pos <= until) {
-            this.#cursor = pos;
-            yield { ...event, pos, number };
+        for await (const { events } of readLogRange(handle, row.byte_offset, end, { file, onMalformed: this.#onMalformed })) {
+          for (const event of events) {
+            if (pos > this.#cursor && pos <= until) {
+              this.#cursor = pos;
+              yield { ...event, pos, number };
+            }
+            pos += 1;
           }
-          pos += 1;
         }
         const last = row.pos_first + row.count - 1;
         // A batch committed after `until` was fixed: stop inside it rather than read it again.

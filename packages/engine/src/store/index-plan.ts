@@ -46,18 +46,21 @@ export async function planLogRange(options: {
   try {
     let current: Omit<BatchRow, "pos_first"> | undefined;
     let previousEnd = options.fromBytes;
-    for await (const { event, end } of readLogRange(handle, options.fromBytes, options.toBytes, options)) {
-      if (event.seq === undefined) continue;
-      if (current === undefined || current.count >= PLANNED_BATCH_EVENTS) {
-        current = { run: options.run, seq_first: event.seq, count: 0, byte_offset: previousEnd, byte_length: 0 };
-        plan.batches.push(current);
+    for await (const { events, ends } of readLogRange(handle, options.fromBytes, options.toBytes, options)) {
+      for (const [index, event] of events.entries()) {
+        const end = ends[index] as number;
+        if (event.seq === undefined) continue;
+        if (current === undefined || current.count >= PLANNED_BATCH_EVENTS) {
+          current = { run: options.run, seq_first: event.seq, count: 0, byte_offset: previousEnd, byte_length: 0 };
+          plan.batches.push(current);
+        }
+        current.count += 1;
+        current.byte_length = end - current.byte_offset;
+        previousEnd = end;
+        applyToCatalog(plan.patch, event);
+        plan.lastSeq = event.seq;
+        plan.events += 1;
       }
-      current.count += 1;
-      current.byte_length = end - current.byte_offset;
-      previousEnd = end;
-      applyToCatalog(plan.patch, event);
-      plan.lastSeq = event.seq;
-      plan.events += 1;
     }
   } finally {
     await handle.close();

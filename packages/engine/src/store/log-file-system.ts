@@ -6,7 +6,10 @@ import fs from "node:fs";
  * Both run on libuv's thread pool, so appends keep being accepted while a batch is synced.
  */
 export type LogFileSystem = {
-  /** Writes all of `buffer` at `position` (a short write is continued, never dropped). */
+  /**
+   * Writes all of `buffer` at `position` (a short write is continued, never dropped). The
+   * writer reuses `buffer` for a later batch once the batch is committed: do not keep it.
+   */
   write(fd: number, buffer: Uint8Array, position: number): Promise<void>;
   /** Flushes the file's data and size to stable storage (`fdatasync`). */
   datasync(fd: number): Promise<void>;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { parseEventLine } from "@baton/protocol";
 import { syncDirectory } from "./log-file-system.ts";
+import { parseLogLine } from "./log-line.ts";
 
 /** What the end of a log says once it has been repaired. */
 export type TailState = {
@@ -68,9 +68,9 @@ function lastEventBefore(fd: number, end: number): TailState {
 }
 
 function seqOfLine(fd: number, start: number, end: number): { seq: number; type: string } | undefined {
-  const item = parseEventLine(readRange(fd, start, end).toString("utf8"), 0);
-  if (item.kind !== "event" || item.event.seq === undefined) return undefined;
-  return { seq: item.event.seq, type: item.event.type };
+  const event = parseLogLine(readRange(fd, start, end).toString("utf8"));
+  if (typeof event === "string" || event.seq === undefined) return undefined;
+  return { seq: event.seq, type: event.type };
 }
 
 /** Position of the last `\n` in [0, end), or -1 when there is none. */

@@ -68,6 +68,7 @@ export async function openStore(batonDir: string, options: StoreOptions = {}): P
       feedHint,
       fileSystem: options.fileSystem ?? nodeLogFileSystem,
       now,
+      nowMs: options.now === undefined ? Date.now : () => now().getTime(),
       newRunId: options.newRunId ?? (() => `run_${nextUlid(now().getTime())}`),
       identity: currentProcess(),
       eventLimitBytes: options.eventLimitBytes ?? DEFAULT_EVENT_LIMIT_BYTES,

@@ -44,8 +44,8 @@ export async function* readRun(context: StoreContext, runId: string, options: Re
   try {
     const start = await seekAfterSeq(handle, after, run.committed_bytes);
     const reader = readLogRange(handle, start, run.committed_bytes, { file, onMalformed: options.onMalformed ?? context.onMalformed });
-    for await (const { event } of reader) {
-      if (event.seq !== undefined && event.seq > after) yield event;
+    for await (const { events } of reader) {
+      for (const event of events) if ((event.seq ?? 0) > after) yield event;
     }
   } finally {
     await handle.close();
@@ -86,11 +86,13 @@ export async function* followRun(
         offset = await seekAfterSeq(handle, cursor, run.committed_bytes);
       }
       if (run.committed_bytes > offset) {
-        for await (const { event } of readLogRange(handle, offset, run.committed_bytes, { file: paths.events, onMalformed })) {
-          if (event.seq === undefined || event.seq <= cursor) continue;
-          cursor = event.seq;
-          yield event;
-          if (isFinalType(event.type) || isAborted(signal)) return;
+        for await (const { events } of readLogRange(handle, offset, run.committed_bytes, { file: paths.events, onMalformed })) {
+          for (const event of events) {
+            if (event.seq === undefined || event.seq <= cursor) continue;
+            cursor = event.seq;
+            yield event;
+            if (isFinalType(event.type) || isAborted(signal)) return;
+          }
         }
         offset = run.committed_bytes;
         lastCheck = performance.now();

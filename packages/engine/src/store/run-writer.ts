@@ -1,16 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  eventTypeSchema,
-  isEphemeralType,
-  isFinalType,
-  PROTOCOL_VERSION,
-  type Envelope,
-} from "@baton/protocol";
+import { PROTOCOL_VERSION, type Envelope } from "@baton/protocol";
 import { BatonError } from "../errors.ts";
 import { AppendBatch } from "./append-batch.ts";
 import { capEnvelope } from "./cap-envelope.ts";
 import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
+import { EnvelopeLines, type TypeFacts } from "./envelope-line.ts";
+import { StoredEnvelope } from "./stored-envelope.ts";
 import type { CommitBus } from "./commit-bus.ts";
 import type { FeedRows } from "./feed-rows.ts";
 import type { HintFile } from "./hint-file.ts";
@@ -27,6 +23,8 @@ export type WriterContext = {
   feedHint: HintFile;
   fileSystem: LogFileSystem;
   now: () => Date;
+  /** `now()` in epoch milliseconds (the system clock's is Date.now: no Date per event). */
+  nowMs: () => number;
   eventLimitBytes: number;
   onClosed: (writer: RunWriter) => void;
 };
@@ -45,12 +43,20 @@ export type WriterState = {
 /**
  * The envelope `append` returns: as stored (its `data` replaced by a truncation marker if it
  * was too large), with `durable`, a promise that resolves once the event is on disk and
- * indexed and rejects if its batch failed. `durable` is not enumerable, so the envelope
- * serializes, spreads and clones as a plain envelope.
+ * indexed and rejects if its batch failed. `durable` is not an own enumerable property, so
+ * the envelope serializes, spreads and clones as a plain envelope (see StoredEnvelope).
  */
 export type DurableEnvelope = Envelope & { readonly durable: Promise<void> };
 
 export type EventListener = (event: Envelope) => void;
+
+/**
+ * Batch buffers a writer keeps for reuse. Two cover a producer that stays ahead of the disk
+ * (one batch in flight, one filling, one queued); each is at most a batch's size.
+ */
+const SPARE_BUFFERS = 2;
+
+type HeldEphemeral = { afterSeq: number; event: Envelope };
 
 /**
  * The only writer of a run's log, holding the run's lock. `append` gives the event its seq
@@ -64,8 +70,6 @@ export type EventListener = (event: Envelope) => void;
  * published while durable events are still being synced waits behind them (at most one
  * fsync), so a view never shows streamed text before the message that preceded it.
  */
-type HeldEphemeral = { afterSeq: number; event: Envelope };
-
 export class RunWriter implements AsyncDisposable {
   readonly runId: string;
   readonly number: number;
@@ -77,8 +81,10 @@ export class RunWriter implements AsyncDisposable {
   /** Ephemeral events waiting for the durable events appended before them to be committed. */
   readonly #held: HeldEphemeral[] = [];
   readonly #queue: AppendBatch[] = [];
-  readonly #checkedTypes = new Set<string>();
+  readonly #lines: EnvelopeLines;
   #inFlight: AppendBatch | undefined;
+  /** Buffers of committed batches, for the next ones (see AppendBatch). */
+  readonly #spareBuffers: Buffer[] = [];
   #lastSeq: number;
   #committedSeq: number;
   #size: number;
@@ -98,6 +104,7 @@ export class RunWriter implements AsyncDisposable {
     this.#lastSeq = state.lastSeq;
     this.#committedSeq = state.lastSeq;
     this.#size = state.size;
+    this.#lines = new EnvelopeLines(state.run, context.eventLimitBytes);
   }
 
   /** Seq of the last event appended (durable or not yet). */
@@ -125,30 +132,25 @@ export class RunWriter implements AsyncDisposable {
    * await event.durable; // on disk, visible to followers
    */
   append(type: string, data: Record<string, unknown>): DurableEnvelope {
-    this.#checkWritable(type, data);
-    if (isEphemeralType(type)) throw new TypeError(`${type} is ephemeral: publish it, do not append it`);
+    const facts = this.#checkWritable(type, data);
+    if (facts.ephemeral) throw new TypeError(`${type} is ephemeral: publish it, do not append it`);
     const payload = type === "run.created" ? this.#withNumber(data) : data;
-    const event: Envelope = { v: PROTOCOL_VERSION, run: this.runId, seq: this.#lastSeq + 1, at: this.#timestamp(), type, data: payload };
-    const { line, stored } = capEnvelope(event, this.#context.eventLimitBytes);
+    // Serialized before a batch is opened: data that cannot be (a cycle, a BigInt) throws here and leaves no trace.
+    const json = JSON.stringify(payload) as string | undefined;
+    const batch = this.#openBatch();
+    const event = new StoredEnvelope(PROTOCOL_VERSION, this.runId, this.#lastSeq + 1, this.#timestamp(), type, payload, batch.durable);
+    const stored = this.#lines.add(batch, event, json, facts);
     this.#lastSeq += 1;
-    if (isFinalType(type)) this.#ended = true;
-    let batch = this.#queue.at(-1);
-    if (batch === undefined || batch.full) {
-      batch = new AppendBatch();
-      this.#queue.push(batch);
-    }
-    batch.add(line, stored);
+    if (facts.final) this.#ended = true;
     this.#scheduleDrain();
-    Object.defineProperty(stored, "durable", { value: batch.durable, enumerable: false });
-    return stored as DurableEnvelope;
+    return stored;
   }
 
   /**
    * Delivers an ephemeral event (no seq, never written) to this writer's subscribers now.
    */
   publish(type: string, data: Record<string, unknown>): Envelope {
-    this.#checkWritable(type, data);
-    if (!isEphemeralType(type)) throw new TypeError(`${type} is durable: append it, do not publish it`);
+    if (!this.#checkWritable(type, data).ephemeral) throw new TypeError(`${type} is durable: append it, do not publish it`);
     const event: Envelope = { v: PROTOCOL_VERSION, run: this.runId, at: this.#timestamp(), type, data };
     const { stored } = capEnvelope(event, this.#context.eventLimitBytes);
     if (this.#lastSeq > this.#committedSeq) this.#held.push({ afterSeq: this.#lastSeq, event: stored });
@@ -196,7 +198,7 @@ export class RunWriter implements AsyncDisposable {
 
   /** `now()` as RFC 3339; formatting a date costs more than the rest of an append, so reuse it within a millisecond. */
   #timestamp(): string {
-    const ms = this.#context.now().getTime();
+    const ms = this.#context.nowMs();
     if (ms !== this.#lastStampMs) {
       this.#lastStampMs = ms;
       this.#lastStamp = new Date(ms).toISOString();
@@ -204,7 +206,8 @@ export class RunWriter implements AsyncDisposable {
     return this.#lastStamp;
   }
 
-  #checkWritable(type: string, data: Record<string, unknown>): void {
+  /** Throws unless an event of `type` with `data` may be written now; returns the type's facts. */
+  #checkWritable(type: string, data: Record<string, unknown>): TypeFacts {
     if (this.#broken) throw this.#broken;
     if (this.#closing) throw new Error(`the writer of run ${this.runId} is closed`);
     if (this.#ended) {
@@ -212,11 +215,19 @@ export class RunWriter implements AsyncDisposable {
         hint: "start a new run",
       });
     }
-    if (!this.#checkedTypes.has(type)) {
-      if (!eventTypeSchema.safeParse(type).success) throw new TypeError(`${JSON.stringify(type)} is not an event type`);
-      this.#checkedTypes.add(type);
-    }
+    const facts = this.#lines.facts(type);
     if (typeof data !== "object" || data === null || Array.isArray(data)) throw new TypeError(`the data of ${type} must be an object`);
+    return facts;
+  }
+
+  /** The batch the next line goes into: the last queued one, or a new one when it is full. */
+  #openBatch(): AppendBatch {
+    let batch = this.#queue.at(-1);
+    if (batch === undefined || batch.full) {
+      batch = new AppendBatch(this.#spareBuffers.pop());
+      this.#queue.push(batch);
+    }
+    return batch;
   }
 
   /** run.created carries the run's number: the index is rebuilt from it. */
@@ -240,6 +251,8 @@ export class RunWriter implements AsyncDisposable {
         this.#inFlight = batch;
         try {
           await this.#commit(batch);
+          // Written and synced: its bytes are no longer needed (a failed batch keeps its buffer).
+          if (this.#spareBuffers.length < SPARE_BUFFERS) this.#spareBuffers.push(batch.releaseBuffer());
           batch.resolve();
         } catch (error) {
           this.#fail(error, batch);

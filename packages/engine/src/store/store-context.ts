@@ -19,6 +19,8 @@ export type StoreContext = {
   feedHint: HintFile;
   fileSystem: LogFileSystem;
   now: () => Date;
+  /** `now()` in epoch milliseconds, for the writer's per-event stamp. */
+  nowMs: () => number;
   newRunId: () => string;
   identity: ProcessIdentity;
   eventLimitBytes: number;
