@@ -5,10 +5,10 @@ import { spawn, type StdioOptions } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root, and the `baton` CLI entry run as users run it (`node packages/cli/src/bin.ts`). */
+/** The repository root, and the `baton` CLI entry run as users run it (the `bin/baton.js` launcher). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** `BATON_BENCH_CLI=/path/to/bin.ts` measures another checkout's CLI (a variant under test) with these benchmarks. */
-export const cliEntry = process.env["BATON_BENCH_CLI"] ?? path.join(repoRoot, "packages", "cli", "src", "bin.ts");
+/** `BATON_BENCH_CLI=/path/to/baton.js` measures another checkout's CLI (a variant under test) with these benchmarks. */
+export const cliEntry = process.env["BATON_BENCH_CLI"] ?? path.join(repoRoot, "packages", "cli", "bin", "baton.js");
 
 /** True with `--quick` or `BATON_BENCH_QUICK=1`: every size falls back to its quick value. */
 export const quick = process.argv.includes("--quick") || process.env["BATON_BENCH_QUICK"] === "1";

@@ -17,7 +17,7 @@ const RULES: Rule[] = [
   { pkg: "protocol", allowed: (s) => s === "zod", description: "zod only" },
   {
     pkg: "engine",
-    allowed: (s) => node(s) || ["@baton/protocol", "zod", "ulid", "smol-toml"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
+    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "zod", "ulid", "smol-toml"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
     description: "node builtins, @baton/protocol, zod, ulid, smol-toml, the ACP SDK",
   },
   {
@@ -65,6 +65,20 @@ test("no package reaches into another package's files by a relative path", async
           problems.push(`${relative(ROOT, file)} imports ${specifier}`);
         }
       }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("the store loads no schemas: it uses the protocol's zod-free core (types aside)", async () => {
+  // Following a long log must stay small; zod and the catalog's schemas cost ~25 MB.
+  const problems: string[] = [];
+  for (const file of await sourceFiles(join(ROOT, "packages", "engine", "src", "store"))) {
+    if (isExempt(file)) continue;
+    const text = await readFile(file, "utf8");
+    for (const match of text.matchAll(/^import (type )?[^;]*?from "([^"]+)";/gms)) {
+      const [, typeOnly, specifier] = match;
+      if (specifier === "zod" || (specifier === "@baton/protocol" && typeOnly === undefined)) problems.push(`${relative(ROOT, file)} imports ${specifier}`);
     }
   }
   assert.deepEqual(problems, []);

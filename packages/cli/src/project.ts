@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { BatonError, findRepoRoot } from "@baton/engine";
+import { BatonError } from "@baton/engine/errors";
+import { findRepoRoot } from "@baton/engine/git";
 
 export const BATON_DIR = ".baton";
 

@@ -1,24 +1,17 @@
 import { z } from "zod";
+import { EVENT_TYPE_PATTERN, RUN_ID_PATTERN, TIMESTAMP_PATTERN, type Envelope as CoreEnvelope } from "./core/constants.ts";
 
-/** The protocol version written in every envelope's `v`. Bumped only by a breaking change. */
-export const PROTOCOL_VERSION = 1;
-
-/** Events larger than this, serialized, keep their envelope and seq but lose their `data`. */
-export const DEFAULT_EVENT_LIMIT_BYTES = 1_048_576;
+export { PROTOCOL_VERSION, DEFAULT_EVENT_LIMIT_BYTES, type FeedEnvelope } from "./core/constants.ts";
 
 /** `run_` followed by a ULID (Crockford base32, time-sortable). */
-export const runIdSchema = z
-  .string()
-  .regex(/^run_[0-9A-HJKMNP-TV-Z]{26}$/, "a run id is run_ followed by a 26-character ULID");
+export const runIdSchema = z.string().regex(RUN_ID_PATTERN, "a run id is run_ followed by a 26-character ULID");
 
 export const seqSchema = z.number().int().min(1);
 
 /** RFC 3339 UTC with milliseconds, as produced by `Date.prototype.toISOString`. */
-export const timestampSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, "a UTC timestamp with milliseconds");
+export const timestampSchema = z.string().regex(TIMESTAMP_PATTERN, "a UTC timestamp with milliseconds");
 
-export const eventTypeSchema = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, "a dot-named lower-case type");
+export const eventTypeSchema = z.string().regex(EVENT_TYPE_PATTERN, "a dot-named lower-case type");
 
 /**
  * The envelope every event travels in. It accepts fields it does not know (a later minor
@@ -34,7 +27,10 @@ export const envelopeSchema = z.looseObject({
 });
 
 /** An envelope whose `type` and `data` are not checked against the catalog. */
-export type Envelope = z.infer<typeof envelopeSchema>;
+export type Envelope = CoreEnvelope;
 
-/** An envelope as it appears on the cross-run feed: tagged with the store's `pos` and the run's `number`. */
-export type FeedEnvelope = Envelope & { pos: number; number: number };
+// The plain type in core and the schema describe the same shape: each is assignable to the other.
+type Parsed = z.infer<typeof envelopeSchema>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const envelopeTypesAgree: Same<Parsed, CoreEnvelope> = true;
+void envelopeTypesAgree;

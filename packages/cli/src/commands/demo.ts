@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { demoScript } from "@baton/testkit";
+import { demoScript } from "@baton/testkit/launch";
 import type { CliContext } from "../context.ts";
 import { initCommand } from "./init.ts";
 import { runCommand } from "./run.ts";

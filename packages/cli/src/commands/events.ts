@@ -1,7 +1,8 @@
-import { openStore } from "@baton/engine";
+import { BatonError } from "@baton/engine/errors";
+import { openStore } from "@baton/engine/store";
 import type { Envelope } from "@baton/protocol";
-import { BatonError } from "@baton/engine";
 import { EXIT, type CliContext } from "../context.ts";
+import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 
 export type EventsOptions = { after?: string; follow?: boolean; json?: boolean };
@@ -15,17 +16,17 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
   const project = await locateProject(ctx.cwd);
   await using store = await openStore(project.batonDir);
   const print = options.json
-    ? (event: Envelope) => ctx.stdout.write(`${JSON.stringify(event)}\n`)
-    : (event: Envelope & { pos?: number; number?: number }) => ctx.stdout.write(`${humanLine(event)}\n`);
+    ? (event: Envelope) => writeLine(ctx.stdout, JSON.stringify(event))
+    : (event: Envelope & { pos?: number; number?: number }) => writeLine(ctx.stdout, humanLine(event));
   if (ref !== undefined) {
     const run = store.resolveRun(ref);
     // A run whose writer died ends as failed (interrupted) when a command next touches it.
     if (!options.follow) await store.recoverIfAbandoned(run.id);
     const events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal }) : store.readRun(run.id, { after });
-    for await (const event of events) print(event);
+    for await (const event of events) await print(event);
   } else {
     const events = options.follow ? store.followFeed({ after, signal: ctx.signal }) : store.readFeed({ after });
-    for await (const event of events) print(event);
+    for await (const event of events) await print(event);
   }
   return EXIT.succeeded;
 }

@@ -11,7 +11,7 @@ import {
   type RunResult,
 } from "@baton/engine";
 import type { Envelope } from "@baton/protocol";
-import { fakeAgentCommand, loadScript } from "@baton/testkit";
+import { fakeAgentCommand, loadScript } from "@baton/testkit/launch";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";

@@ -1,5 +1,6 @@
-import { openStore } from "@baton/engine";
+import { openStore } from "@baton/engine/store";
 import { EXIT, type CliContext } from "../context.ts";
+import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { formatDuration, stylerFor } from "../render/style.ts";
 
@@ -8,7 +9,7 @@ export async function runsCommand(ctx: CliContext, options: { json?: boolean; st
   await using store = await openStore(project.batonDir);
   const runs = await store.listRuns(options.status === undefined ? {} : { status: options.status });
   if (options.json) {
-    for (const run of runs) ctx.stdout.write(`${JSON.stringify(run)}\n`);
+    for (const run of runs) await writeLine(ctx.stdout, JSON.stringify(run));
     return EXIT.succeeded;
   }
   if (runs.length === 0) {

@@ -1,4 +1,4 @@
-import { openStore } from "@baton/engine";
+import { openStore } from "@baton/engine/store";
 import { applyEvent, initialRunState } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";

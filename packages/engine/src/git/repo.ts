@@ -26,11 +26,13 @@ export async function findRepoRoot(cwd: string): Promise<string> {
 /** Branch, HEAD and whether the work tree has uncommitted changes. */
 export async function describeRepo(root: string): Promise<RepoInfo> {
   const info: RepoInfo = { root, dirty: false };
-  const branch = await git(root, ["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => "");
+  const [branch, sha, status] = await Promise.all([
+    git(root, ["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => ""),
+    git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => ""),
+    git(root, ["status", "--porcelain", "--untracked-files=normal"]).catch(() => ""),
+  ]);
   if (branch) info.branch = branch;
-  const sha = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => "");
   if (sha) info.sha = sha;
-  const status = await git(root, ["status", "--porcelain", "--untracked-files=normal"]).catch(() => "");
   info.dirty = status
     .split("\n")
     .some((line) => line.length > 0 && !line.slice(3).startsWith(".baton/"));

@@ -1,4 +1,4 @@
-import type { Envelope } from "@baton/protocol";
+import type { Envelope } from "@baton/protocol/core";
 import { digitCount } from "./envelope-line.ts";
 
 /**

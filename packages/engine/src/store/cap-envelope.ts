@@ -1,4 +1,4 @@
-import { serializeCapped, type Envelope } from "@baton/protocol";
+import { serializeCapped, type Envelope } from "@baton/protocol/core";
 
 /**
  * Serializes an envelope under the size cap, and returns the envelope as stored: the same

@@ -1,4 +1,4 @@
-import { eventTypeSchema, isEphemeralType, isFinalType, PROTOCOL_VERSION } from "@baton/protocol";
+import { EVENT_TYPE_PATTERN, isEphemeralType, isFinalType, PROTOCOL_VERSION } from "@baton/protocol/core";
 import type { AppendBatch } from "./append-batch.ts";
 import { capEnvelope } from "./cap-envelope.ts";
 import { StoredEnvelope } from "./stored-envelope.ts";
@@ -38,7 +38,7 @@ export class EnvelopeLines {
   facts(type: string): TypeFacts {
     let facts = this.#types.get(type);
     if (facts === undefined) {
-      if (!eventTypeSchema.safeParse(type).success) throw new TypeError(`${JSON.stringify(type)} is not an event type`);
+      if (!EVENT_TYPE_PATTERN.test(type)) throw new TypeError(`${JSON.stringify(type)} is not an event type`);
       facts = { ephemeral: isEphemeralType(type), final: isFinalType(type), typeBytes: Buffer.from(`,"type":${JSON.stringify(type)},"data":`) };
       this.#types.set(type, facts);
     }

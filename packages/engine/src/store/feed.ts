@@ -1,5 +1,5 @@
 import fs, { type FileHandle } from "node:fs/promises";
-import type { FeedEnvelope } from "@baton/protocol";
+import type { FeedEnvelope } from "@baton/protocol/core";
 import { FEED_KEY } from "./commit-bus.ts";
 import { CommitWaker } from "./commit-waker.ts";
 import { runPaths } from "./layout.ts";

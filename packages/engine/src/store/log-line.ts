@@ -1,4 +1,4 @@
-import type { Envelope } from "@baton/protocol";
+import type { Envelope } from "@baton/protocol/core";
 
 /**
  * Parses one line of a run's log: the event, or why the line is not one. The store reads

@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import type { Envelope } from "@baton/protocol";
+import type { Envelope } from "@baton/protocol/core";
 import { parseLogLine } from "./log-line.ts";
 
 /** A line of a log that is not an event: reported, never dropped silently, never fatal. */

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { DEFAULT_EVENT_LIMIT_BYTES } from "@baton/protocol";
+import { DEFAULT_EVENT_LIMIT_BYTES } from "@baton/protocol/core";
 import { monotonicFactory } from "ulid";
 import { BatonError } from "../errors.ts";
 import { CommitBus } from "./commit-bus.ts";

@@ -1,5 +1,5 @@
 import fs, { type FileHandle } from "node:fs/promises";
-import { isFinalType, type Envelope } from "@baton/protocol";
+import { isFinalType, type Envelope } from "@baton/protocol/core";
 import { isFinalStatus } from "./catalog-fold.ts";
 import { CommitWaker } from "./commit-waker.ts";
 import { runPaths } from "./layout.ts";

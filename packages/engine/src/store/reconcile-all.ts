@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { runIdSchema } from "@baton/protocol";
+import { RUN_ID_PATTERN } from "@baton/protocol/core";
 import { isFinalStatus } from "./catalog-fold.ts";
 import { runPaths } from "./layout.ts";
 import { openLockedRun } from "./open-run.ts";
@@ -45,7 +45,7 @@ export function listRunDirs(runsDir: string): string[] {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
-  return names.filter((name) => runIdSchema.safeParse(name).success).sort();
+  return names.filter((name) => RUN_ID_PATTERN.test(name)).sort();
 }
 
 function fileSize(file: string): number | undefined {

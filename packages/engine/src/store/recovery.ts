@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { isFinalType, type Envelope } from "@baton/protocol";
+import { isFinalType, type Envelope } from "@baton/protocol/core";
 import { isFinalStatus } from "./catalog-fold.ts";
 import { runPaths } from "./layout.ts";
 import { openLockedRun } from "./open-run.ts";

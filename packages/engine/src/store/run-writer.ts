@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PROTOCOL_VERSION, type Envelope } from "@baton/protocol";
+import { PROTOCOL_VERSION, type Envelope } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import { AppendBatch } from "./append-batch.ts";
 import { capEnvelope } from "./cap-envelope.ts";

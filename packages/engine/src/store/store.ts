@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { isFinalType, runIdSchema, type Envelope, type FeedEnvelope } from "@baton/protocol";
+import { isFinalType, RUN_ID_PATTERN, type Envelope, type FeedEnvelope } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import { isFinalStatus } from "./catalog-fold.ts";
 import { followFeed, readFeed, type FollowFeedOptions, type ReadFeedOptions } from "./feed.ts";
@@ -53,7 +53,7 @@ export class Store implements AsyncDisposable {
     this.#checkOpen();
     const context = this.#context;
     const runId = context.newRunId();
-    if (!runIdSchema.safeParse(runId).success) throw new TypeError(`${runId} is not a run id (run_ + ULID)`);
+    if (!RUN_ID_PATTERN.test(runId)) throw new TypeError(`${runId} is not a run id (run_ + ULID)`);
     const paths = runPaths(context.layout, runId);
     fs.mkdirSync(paths.dir);
     // The lock comes before the index row: a run is never listed without its writer's lock,
@@ -223,7 +223,7 @@ export class Store implements AsyncDisposable {
 
   #existingRunPaths(runId: string) {
     const paths = runPaths(this.#context.layout, runId);
-    if (!runIdSchema.safeParse(runId).success || !isDirectory(paths.dir)) throw runNotFound(runId);
+    if (!RUN_ID_PATTERN.test(runId) || !isDirectory(paths.dir)) throw runNotFound(runId);
     return paths;
   }
 }

@@ -1,4 +1,4 @@
-import type { Envelope } from "@baton/protocol";
+import type { Envelope } from "@baton/protocol/core";
 
 /**
  * A durable envelope as `RunWriter.append` returns it: the envelope's fields, own and

@@ -88,3 +88,11 @@ test("definitionOf finds catalog entries and returns undefined for unknown types
   assert.equal(definitionOf("tool.exploded"), undefined);
   assert.equal(definitionOf("__proto__"), undefined);
 });
+
+test("the zod-free core names exactly the catalog's ephemeral types", async () => {
+  const { catalog, EPHEMERAL_TYPES } = await import("./index.ts");
+  assert.deepEqual(
+    catalog.filter((def) => def.ephemeral).map((def) => def.type).sort(),
+    [...EPHEMERAL_TYPES].sort(),
+  );
+});

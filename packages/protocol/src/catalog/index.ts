@@ -65,20 +65,4 @@ export function definitionOf(type: string): Definition | undefined {
   return byType.get(type);
 }
 
-/** Ephemeral events carry no seq and are never written to a log. */
-export function isEphemeralType(type: string): boolean {
-  return byType.get(type)?.ephemeral ?? false;
-}
-
-/** The events that end a run's active life. Every `run.started` is followed by exactly one. */
-export const TERMINAL_TYPES = ["run.paused", "run.completed", "run.failed", "run.cancelled"] as const;
-/** Terminal events after which nothing more is ever appended to the run. */
-export const FINAL_TYPES = ["run.completed", "run.failed", "run.cancelled"] as const;
-
-export function isTerminalType(type: string): boolean {
-  return (TERMINAL_TYPES as readonly string[]).includes(type);
-}
-
-export function isFinalType(type: string): boolean {
-  return (FINAL_TYPES as readonly string[]).includes(type);
-}
+export { TERMINAL_TYPES, FINAL_TYPES, EPHEMERAL_TYPES, isTerminalType, isFinalType, isEphemeralType } from "../core/event-types.ts";

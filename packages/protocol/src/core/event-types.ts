@@ -1,0 +1,21 @@
+/** The events that end a run's active life. Every `run.started` is followed by exactly one. */
+export const TERMINAL_TYPES = ["run.paused", "run.completed", "run.failed", "run.cancelled"] as const;
+/** Terminal events after which nothing more is ever appended to the run. */
+export const FINAL_TYPES = ["run.completed", "run.failed", "run.cancelled"] as const;
+/**
+ * Types that are never logged and carry no seq. The catalog marks them too; a test keeps the
+ * two in step.
+ */
+export const EPHEMERAL_TYPES = ["agent.delta"] as const;
+
+export function isTerminalType(type: string): boolean {
+  return (TERMINAL_TYPES as readonly string[]).includes(type);
+}
+
+export function isFinalType(type: string): boolean {
+  return (FINAL_TYPES as readonly string[]).includes(type);
+}
+
+export function isEphemeralType(type: string): boolean {
+  return (EPHEMERAL_TYPES as readonly string[]).includes(type);
+}

@@ -1,0 +1,5 @@
+// @baton/protocol/core: the protocol without its schemas (no zod), for code that writes or
+// reads logs and must stay small. Everything here is also exported by @baton/protocol.
+export * from "./constants.ts";
+export * from "./event-types.ts";
+export * from "./size-cap.ts";

@@ -1,0 +1,13 @@
+// What a host needs to start the fake agent (its command, its scripts) without loading the
+// agent itself and its copy of the ACP SDK: the CLI imports this, not the package index.
+export { fakeAgentBinPath, fakeAgentCommand } from "./fake-agent/command.ts";
+export { demoScript, demoScriptPath } from "./fake-agent/demo-script.ts";
+export {
+  loadScript,
+  parseScript,
+  scriptSchema,
+  stepNames,
+  stepSchema,
+  validateScript,
+} from "./fake-agent/script.ts";
+export type { Script, ScriptInput, Step, StepName } from "./fake-agent/script.ts";
