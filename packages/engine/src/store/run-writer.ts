@@ -7,27 +7,16 @@ import { capEnvelope } from "./cap-envelope.ts";
 import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
 import { EnvelopeLines, type TypeFacts } from "./envelope-line.ts";
 import { StoredEnvelope } from "./stored-envelope.ts";
-import type { CommitBus } from "./commit-bus.ts";
-import type { FeedRows } from "./feed-rows.ts";
 import type { HintFile } from "./hint-file.ts";
 import { writeTransaction } from "./index-db.ts";
-import type { LogFileSystem } from "./log-file-system.ts";
-import type { RunCatalog } from "./run-catalog.ts";
+import type { StoreContext } from "./store-context.ts";
 import type { WriterLock } from "./writer-lock.ts";
 
 /** What a writer shares with its store. */
-export type WriterContext = {
-  catalog: RunCatalog;
-  feed: FeedRows;
-  bus: CommitBus;
-  feedHint: HintFile;
-  fileSystem: LogFileSystem;
-  now: () => Date;
-  /** `now()` in epoch milliseconds (the system clock's is Date.now: no Date per event). */
-  nowMs: () => number;
-  eventLimitBytes: number;
-  onClosed: (writer: RunWriter) => void;
-};
+export type WriterContext = Pick<
+  StoreContext,
+  "catalog" | "feed" | "bus" | "feedHint" | "fileSystem" | "now" | "nowMs" | "eventLimitBytes" | "onClosed"
+>;
 
 /** A run's log as the writer takes it over: open, repaired, locked. */
 export type WriterState = {
