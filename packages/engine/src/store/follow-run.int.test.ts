@@ -31,13 +31,13 @@ test("following a finished run from every cursor 0..N gives exactly the rest, th
   }
 });
 
-test("following a live run written in this process, from several cursors", async (t) => {
+test("following a live run written in this process, from every cursor", async (t) => {
   await using store = await openStore(await makeBatonDir(t));
   const writer = await store.createRun();
   writer.append("log", { level: "info", message: "first" });
   await writer.flush();
   const total = 60;
-  const cursors = [0, 1, 5, 30, total - 1, total];
+  const cursors = range(0, total);
   const followers = cursors.map((after) => seqsOf(store.followRun(writer.runId, { after })));
   for (let seq = 2; seq < total; seq += 1) {
     writer.append("log", { level: "info", message: `m${seq}` });
@@ -49,7 +49,7 @@ test("following a live run written in this process, from several cursors", async
   for (const [index, after] of cursors.entries()) assert.deepEqual(results[index], range(after + 1, total), `after ${after}`);
 });
 
-test("following a live run written by another process, from several cursors", async (t) => {
+test("following a live run written by another process, from every cursor", async (t) => {
   const batonDir = await makeBatonDir(t);
   const count = 150;
   const child = spawnFixture(t, "append-events.ts", [batonDir, String(count), "3"]);
@@ -57,7 +57,7 @@ test("following a live run written by another process, from several cursors", as
   assert.ok(runId !== undefined);
   await using store = await openStore(batonDir);
   const last = count + 3; // run.created, run.started, the log events, run.completed
-  const cursors = [0, 2, 40, 100, last - 1];
+  const cursors = range(0, last);
   const results = await Promise.all(cursors.map((after) => seqsOf(store.followRun(runId, { after }))));
   for (const [index, after] of cursors.entries()) assert.deepEqual(results[index], range(after + 1, last), `after ${after}`);
   assert.equal(await child.line(), `done ${last}`);
