@@ -1,7 +1,9 @@
 import type { Envelope } from "./envelope.ts";
 import { definitionOf, type ErrorInfo, type Usage } from "./catalog/index.ts";
 
-export type RunStatus = "created" | "running" | "paused" | "succeeded" | "stopped" | "failed" | "cancelled";
+import { isFinalStatus, type RunStatus } from "./core/event-types.ts";
+
+export type { RunStatus } from "./core/event-types.ts";
 
 /** What a run's events say about it. Built only from events: any view can rebuild it. */
 export type RunState = {
@@ -49,7 +51,6 @@ export function initialRunState(): RunState {
   };
 }
 
-const FINAL: ReadonlySet<RunStatus> = new Set(["succeeded", "stopped", "failed", "cancelled"]);
 const USAGE_KEYS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"] as const;
 
 /** Warnings kept at most: a broken log must not make the state grow without bound. */
@@ -91,7 +92,7 @@ export function applyEvent(state: RunState, event: Envelope): void {
     state.last_seq = Math.max(state.last_seq, event.seq);
     state.counts.events += 1;
   }
-  const ended = FINAL.has(state.status);
+  const ended = isFinalStatus(state.status);
   if (ended && event.seq !== undefined) warn(`${event.type} after the run ended`);
 
   switch (event.type) {

@@ -1,5 +1,5 @@
 import { BatonError, openStore, requestCancel } from "@baton/engine";
-import { isFinalType } from "@baton/protocol";
+import { isFinalStatus, isFinalType } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 
@@ -15,7 +15,7 @@ export async function cancelCommand(ctx: CliContext, ref: string, options: { rea
     return EXIT.succeeded;
   }
   const current = store.getRun(run.id);
-  if (current && ["succeeded", "stopped", "failed", "cancelled"].includes(current.status)) {
+  if (current && isFinalStatus(current.status)) {
     throw new BatonError("run_ended", `run ${run.number} already ended (${current.status})`, { hint: "nothing to cancel" });
   }
   await requestCancel(store.runDir(run.id), { by: "cli", ...(options.reason === undefined ? {} : { reason: options.reason }) });

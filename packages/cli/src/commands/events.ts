@@ -18,16 +18,16 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
   const print = options.json
     ? (event: Envelope) => writeLine(ctx.stdout, JSON.stringify(event))
     : (event: Envelope & { pos?: number; number?: number }) => writeLine(ctx.stdout, humanLine(event));
+  let events: AsyncIterable<Envelope & { pos?: number; number?: number }>;
   if (ref !== undefined) {
     const run = store.resolveRun(ref);
     // A run whose writer died ends as failed (interrupted) when a command next touches it.
     if (!options.follow) await store.recoverIfAbandoned(run.id);
-    const events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal }) : store.readRun(run.id, { after });
-    for await (const event of events) await print(event);
+    events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal }) : store.readRun(run.id, { after });
   } else {
-    const events = options.follow ? store.followFeed({ after, signal: ctx.signal }) : store.readFeed({ after });
-    for await (const event of events) await print(event);
+    events = options.follow ? store.followFeed({ after, signal: ctx.signal }) : store.readFeed({ after });
   }
+  for await (const event of events) await print(event);
   return EXIT.succeeded;
 }
 

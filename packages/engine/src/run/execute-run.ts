@@ -68,7 +68,7 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
     sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
     sink.append("workspace.ready", { path: request.cwd, kind: "in_place" });
     const outcome = await runSession(sink, writer, request, cancel.signal);
-    const totals = { usage: outcome?.usage ?? sink.state.usage, duration_ms: request.now().getTime() - started };
+    const totals = { usage: outcome.usage, duration_ms: request.now().getTime() - started };
     if (outcome.kind === "cancelled") {
       const by = cancelRequest ?? { by: "user" };
       sink.append("run.cancelled", { by: by.by, ...(by.reason === undefined ? {} : { reason: by.reason }) });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
-import { applyToCatalog, isFinalStatus, type CatalogPatch } from "./catalog-fold.ts";
+import { isFinalStatus } from "@baton/protocol/core";
+import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
 
 const at = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
 const event = (type: string, data: Record<string, unknown>, n: number): Envelope => ({ v: 1, run: "run_x", seq: n, at: at(n), type, data });

@@ -1,4 +1,4 @@
-import type { Envelope, RunStatus } from "@baton/protocol";
+import type { Envelope, RunStatus } from "@baton/protocol/core";
 
 /**
  * The fields of a run's catalog row that its events decide. Mirrors the protocol's run-state
@@ -18,12 +18,6 @@ export type CatalogPatch = {
   ended_at?: string | null;
   pid?: number;
 };
-
-const FINAL_STATUSES: ReadonlySet<string> = new Set(["succeeded", "stopped", "failed", "cancelled"]);
-
-export function isFinalStatus(status: string | undefined): boolean {
-  return status !== undefined && FINAL_STATUSES.has(status);
-}
 
 /** Applies one event to a patch in place. Events that do not concern the catalog are ignored. */
 export function applyToCatalog(patch: CatalogPatch, event: Envelope): void {

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { RunStatus } from "@baton/protocol";
+import type { RunStatus } from "@baton/protocol/core";
 import { HintFile } from "./hint-file.ts";
 import { writeTransaction } from "./index-db.ts";
 import { applyPlan, planLogRange } from "./index-plan.ts";

@@ -1,6 +1,5 @@
 import fs, { type FileHandle } from "node:fs/promises";
-import { isFinalType, type Envelope } from "@baton/protocol/core";
-import { isFinalStatus } from "./catalog-fold.ts";
+import { isFinalStatus, isFinalType, type Envelope } from "@baton/protocol/core";
 import { CommitWaker } from "./commit-waker.ts";
 import { runPaths } from "./layout.ts";
 import { readLogRange, type OnMalformed } from "./log-range-reader.ts";

@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import { RUN_ID_PATTERN } from "@baton/protocol/core";
-import { isFinalStatus } from "./catalog-fold.ts";
+import { isFinalStatus, RUN_ID_PATTERN } from "@baton/protocol/core";
 import { runPaths } from "./layout.ts";
 import { openLockedRun } from "./open-run.ts";
 import type { StoreContext } from "./store-context.ts";

@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import { isFinalType, type Envelope } from "@baton/protocol/core";
-import { isFinalStatus } from "./catalog-fold.ts";
+import { isFinalStatus, isFinalType, type Envelope } from "@baton/protocol/core";
 import { runPaths } from "./layout.ts";
 import { openLockedRun } from "./open-run.ts";
 import { RunWriter } from "./run-writer.ts";

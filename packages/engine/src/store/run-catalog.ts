@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { RunStatus } from "@baton/protocol";
+import type { RunStatus } from "@baton/protocol/core";
 import type { CatalogPatch } from "./catalog-fold.ts";
 
 /** A run as the index knows it: what `baton runs` lists. */

@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import { isFinalType, RUN_ID_PATTERN, type Envelope, type FeedEnvelope } from "@baton/protocol/core";
+import { isFinalStatus, isFinalType, RUN_ID_PATTERN, type Envelope, type FeedEnvelope } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
-import { isFinalStatus } from "./catalog-fold.ts";
 import { followFeed, readFeed, type FollowFeedOptions, type ReadFeedOptions } from "./feed.ts";
 import { HintFile } from "./hint-file.ts";
 import { readMeta, writeTransaction } from "./index-db.ts";

@@ -65,4 +65,13 @@ export function definitionOf(type: string): Definition | undefined {
   return byType.get(type);
 }
 
-export { TERMINAL_TYPES, FINAL_TYPES, EPHEMERAL_TYPES, isTerminalType, isFinalType, isEphemeralType } from "../core/event-types.ts";
+export {
+  TERMINAL_TYPES,
+  FINAL_TYPES,
+  EPHEMERAL_TYPES,
+  FINAL_STATUSES,
+  isTerminalType,
+  isFinalType,
+  isEphemeralType,
+  isFinalStatus,
+} from "../core/event-types.ts";

@@ -19,3 +19,13 @@ export function isFinalType(type: string): boolean {
 export function isEphemeralType(type: string): boolean {
   return (EPHEMERAL_TYPES as readonly string[]).includes(type);
 }
+
+/** A run's status, as its events say. */
+export type RunStatus = "created" | "running" | "paused" | "succeeded" | "stopped" | "failed" | "cancelled";
+
+/** Statuses of a run that has ended for good: its log has its final event. */
+export const FINAL_STATUSES = ["succeeded", "stopped", "failed", "cancelled"] as const satisfies readonly RunStatus[];
+
+export function isFinalStatus(status: string | undefined): boolean {
+  return status !== undefined && (FINAL_STATUSES as readonly string[]).includes(status);
+}
