@@ -1,0 +1,2 @@
+/** `baton serve`: the HTTP API and its streams. */
+export {};
