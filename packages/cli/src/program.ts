@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { isBatonError } from "@baton/engine/errors";
 import { EXIT, type CliContext } from "./context.ts";
 import { VERSION } from "./version.ts";
@@ -59,11 +59,18 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .command("run")
     .description("Run an agent on a task in this repository and record the run's events; live progress by default.")
     .argument("[task]", "what the agent should do (defaults to a description of the script)")
-    .addOption(new Option("--agent <name>", "the agent to run").default("fake"))
+    .option("--agent <name>", "the agent to run (`baton agents` lists them); default: fake with --script, else default_agent from config")
+    .option("--model <model>", "the model the agent should use; the run fails if the agent reports another")
     .option("--script <file>", "the JSON script the fake agent plays")
     .option("--json", "print every durable event as NDJSON on stdout, and nothing else")
     .addHelpText("after", STEPS_HELP)
-    .action(action(async (task: string | undefined, opts: { agent: string; script?: string; json?: boolean }) => (await import("./commands/run.ts")).runCommand(context(), task, opts)));
+    .action(action(async (task: string | undefined, opts: { agent?: string; script?: string; model?: string; json?: boolean }) => (await import("./commands/run.ts")).runCommand(context(), task, opts)));
+
+  program
+    .command("agents")
+    .description("List the agents Baton can start: installed or not, version, command line, environment passed, how --model reaches each.")
+    .option("--json", "a JSON array, one object per agent")
+    .action(action(async (opts: { json?: boolean }) => (await import("./commands/agents.ts")).agentsCommand(context(), opts)));
 
   program
     .command("runs")

@@ -1,6 +1,7 @@
 // What a host needs to start the fake agent (its command, its scripts) without loading the
 // agent itself and its copy of the ACP SDK: the CLI imports this, not the package index.
-export { fakeAgentBinPath, fakeAgentCommand } from "./fake-agent/command.ts";
+export { fakeAgentBinPath, fakeAgentCommand, fakeAgentEntry } from "./fake-agent/command.ts";
+export { FAKE_DEFAULT_MODEL, FAKE_MODEL_ENV } from "./fake-agent/bin-args.ts";
 export { demoScript, demoScriptPath } from "./fake-agent/demo-script.ts";
 export {
   loadScript,

@@ -1,33 +1,34 @@
 import { resolve } from "node:path";
 import {
   BatonError,
-  buildAgentEnv,
   describeRepo,
   executeRun,
+  findAgent,
   loadConfig,
   openStore,
+  prepareAgentLaunch,
   Redactor,
   secretsFromEnv,
+  type AgentRegistry,
+  type BatonConfig,
   type RunResult,
 } from "@baton/engine";
 import type { Envelope } from "@baton/protocol";
-import { fakeAgentCommand, loadScript } from "@baton/testkit/launch";
+import { loadScript } from "@baton/testkit/launch";
+import { agentRegistry } from "../agent-registry.ts";
 import { EXIT, type CliContext } from "../context.ts";
-import { locateProject } from "../project.ts";
+import { locateProject, type Project } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";
 import { VERSION } from "../version.ts";
 
-export type RunOptions = { agent: string; script?: string; json?: boolean; hints?: boolean };
-
-/** The agents this version can start, with what each needs. */
-const KNOWN_AGENTS = ["fake"];
+export type RunOptions = { agent?: string; script?: string; model?: string; json?: boolean; hints?: boolean };
 
 export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions): Promise<number> {
   const project = await locateProject(ctx.cwd);
   const config = await loadConfig(project.batonDir);
-  const agent = await resolveAgent(ctx, options);
-  const task = taskArg ?? agent.defaultTask;
-  if (task.trim().length === 0) throw new BatonError("usage", "the task is empty", { hint: "pass the task as the first argument" });
+  const agent = await resolveAgent(ctx, options, project, config, agentRegistry(config));
+  const task = taskArg ?? agent.defaultTask ?? "";
+  if (task.trim().length === 0) throw new BatonError("usage", taskArg === undefined ? "no task given" : "the task is empty", { hint: "pass the task as the first argument" });
   const repo = await describeRepo(project.root);
 
   await using store = await openStore(project.batonDir);
@@ -38,8 +39,9 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   try {
     result = await executeRun(writer, {
       task,
-      agentName: options.agent,
-      command: { command: agent.command, args: agent.args, env: buildAgentEnv(ctx.env) },
+      agentName: agent.name,
+      command: { command: agent.launch.command, args: agent.launch.args, env: agent.launch.env },
+      setup: agent.launch.session,
       repo,
       cwd: project.root,
       rules: config.permissions.rules,
@@ -58,20 +60,42 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   return result.status === "succeeded" ? EXIT.succeeded : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
 }
 
-async function resolveAgent(ctx: CliContext, options: RunOptions) {
-  if (!KNOWN_AGENTS.includes(options.agent)) {
-    throw new BatonError("unknown_agent", `unknown agent "${options.agent}"`, { hint: `known agents: ${KNOWN_AGENTS.join(", ")}` });
+/**
+ * The agent to run and how to start it, all checked before a run exists: `--agent`, else the
+ * fake agent when `--script` is given, else the config's `default_agent`.
+ */
+async function resolveAgent(ctx: CliContext, options: RunOptions, project: Project, config: BatonConfig, registry: AgentRegistry) {
+  const name = options.agent ?? (options.script === undefined ? config.default_agent : "fake");
+  if (name === undefined) {
+    throw new BatonError("usage", "no agent chosen", {
+      hint: `pass --agent NAME (${[...registry.keys()].join(", ")}) or set default_agent in .baton/config.toml`,
+    });
   }
-  if (options.script === undefined) {
-    throw new BatonError("usage", "the fake agent needs a script", { hint: "pass --script FILE (a JSON array of steps)" });
+  const entry = findAgent(registry, name);
+  let extraArgs: string[] = [];
+  let defaultTask: string | undefined;
+  if (entry.script_arg !== undefined) {
+    if (options.script === undefined) {
+      throw new BatonError("usage", `the ${name} agent needs a script`, { hint: "pass --script FILE (a JSON array of steps)" });
+    }
+    const path = resolve(ctx.cwd, options.script);
+    try {
+      await loadScript(path);
+    } catch (error) {
+      throw new BatonError("bad_script", (error as Error).message, { hint: "fix the script; `baton run --help` lists the steps" });
+    }
+    extraArgs = [entry.script_arg, path];
+    defaultTask = `Play the scripted steps in ${options.script}`;
+  } else if (options.script !== undefined) {
+    throw new BatonError("usage", `--script is for the scripted fake agent, not ${name}`, { hint: "drop --script, or run with --agent fake" });
   }
-  const path = resolve(ctx.cwd, options.script);
-  try {
-    await loadScript(path);
-  } catch (error) {
-    throw new BatonError("bad_script", (error as Error).message, { hint: "fix the script; `baton run --help` lists the steps" });
-  }
-  return { ...fakeAgentCommand(path), defaultTask: `Play the scripted steps in ${options.script}` };
+  const launch = await prepareAgentLaunch(name, entry, {
+    env: ctx.env,
+    cwd: project.root,
+    extraArgs,
+    ...(options.model === undefined ? {} : { model: options.model }),
+  });
+  return { name, launch, defaultTask };
 }
 
 /** `--json`: every durable envelope as one NDJSON line, and nothing else on stdout. */

@@ -1,10 +1,12 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { Usage } from "@baton/protocol";
 import { chooseOption, decidePermission, type PermissionRule } from "../permissions/policy.ts";
+import type { SessionSetup } from "../agents/agent-launch.ts";
 import { StreamRedactor, type Redactor } from "../redaction/redactor.ts";
 import { AgentProcess, type AgentCommand } from "./agent-process.ts";
 import { AcpEventMapper, type EventSink } from "./event-mapper.ts";
 import { asObject, asString } from "./json-access.ts";
+import { setUpSession } from "./session-setup.ts";
 import { tapStreams } from "./tap.ts";
 import { AcpTranscript } from "./transcript.ts";
 
@@ -21,6 +23,8 @@ export type SessionOptions = {
   signal: AbortSignal;
   now: () => Date;
   clientVersion: string;
+  /** Session mode, model delivery and quirks from the agent's registry entry. */
+  setup?: SessionSetup;
 };
 
 /** How a session ended, before usage and turn counts are attached. */
@@ -33,6 +37,13 @@ export type SessionOutcome = SessionEnd & { usage: Usage; turns: number; session
 
 /** Grace for an agent to exit once its input is closed at the end of a session. */
 const EXIT_GRACE_MS = 2_000;
+
+/**
+ * Baton does not serve `fs/read_text_file` and `fs/write_text_file` yet, so it advertises the
+ * client `fs` capability to no agent. When it does, an entry's `no_client_fs` keeps it off for
+ * agents that mishandle it (Gemini CLI).
+ */
+const SERVES_CLIENT_FS = false;
 
 /**
  * Drives one agent over ACP for one task: start it in its own process group, `initialize`,
@@ -102,6 +113,12 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
       result = outcome({ kind: "failed", error: exitError(agent, "while starting") });
     } else if (setup.kind === "error") {
       result = outcome({ kind: "failed", error: { code: "agent_start_failed", message: `the agent did not start a session: ${errorText(setup.error)}` } });
+    } else if (setup.value.failure !== undefined) {
+      // Setting up the session failed (a model mismatch): the run ends before the prompt.
+      sessionId = setup.value.sessionId;
+      mapper.session = sessionId;
+      sink.append("agent.started", { session: sessionId, agent: options.agentName, ...setup.value.info });
+      result = outcome({ kind: "failed", error: setup.value.failure });
     } else {
       const { info } = setup.value;
       sessionId = setup.value.sessionId;
@@ -144,18 +161,19 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
 }
 
 async function startSession(ctx: acp.ClientContext, options: SessionOptions) {
+  const clientFs = SERVES_CLIENT_FS && (options.setup?.clientFs ?? true);
   const init = await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: { fs: { readTextFile: clientFs, writeTextFile: clientFs }, terminal: false },
     clientInfo: { name: "baton", version: options.clientVersion },
   });
   const created = await ctx.request(acp.methods.agent.session.new, { cwd: options.command.cwd, mcpServers: [] });
   const info: Record<string, unknown> = { protocol_version: init.protocolVersion };
   if (init.agentInfo?.version) info["agent_version"] = init.agentInfo.version;
   if (init.agentCapabilities) info["capabilities"] = init.agentCapabilities;
-  const model = asString(asObject(asObject(created)?.["models"])?.["currentModelId"]);
+  const { model, failure } = await setUpSession(ctx, created.sessionId, created, options.setup);
   if (model !== undefined) info["model"] = model;
-  return { sessionId: created.sessionId, info };
+  return { sessionId: created.sessionId, info, failure };
 }
 
 function exitError(agent: AgentProcess, when: string): { code: string; message: string } {

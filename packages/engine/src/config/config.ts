@@ -2,11 +2,16 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { z } from "zod";
+import { agentConfigSchema, agentNameSchema } from "../agents/agent-entry.ts";
 import { BatonError } from "../errors.ts";
 import { permissionRuleSchema } from "../permissions/policy.ts";
 
 /** Project settings from `.baton/config.toml`. Every key is optional; defaults are below. */
 export const configSchema = z.strictObject({
+  /** The agent `baton run` starts when no --agent is given (and no --script). */
+  default_agent: agentNameSchema.optional(),
+  /** Custom agents, and changes to built-in ones: see agents/agent-entry.ts. */
+  agents: z.record(agentNameSchema, agentConfigSchema).default({}),
   permissions: z
     .strictObject({ rules: z.array(permissionRuleSchema).default([]) })
     .default({ rules: [] }),
@@ -57,9 +62,21 @@ export function parseConfig(text: string, path: string): BatonConfig {
 /** The commented config that `baton init` writes. It parses to the defaults. */
 export const DEFAULT_CONFIG_TEXT = `# Baton project settings. Every key is optional; the values shown are the defaults.
 
+# The agent \`baton run\` starts without --agent (built-in: claude, opencode, codex, gemini).
+# default_agent = "claude"
+
 [session]
 # How long an agent gets to end its turn after a cancel before it is signalled (ms).
 cancel_grace_ms = 5000
+
+# A custom agent, or changes to a built-in one ([agents.claude] …): see the README.
+# [agents.my-agent]
+# command = "my-agent"             # looked up on PATH (and BATON_AGENT_PATH)
+# args = ["--acp"]
+# package = "my-agent-npm-package" # named in the error when the command is missing
+# pass_env = ["MY_AGENT_*"]        # variables passed on; nothing else is inherited
+# env = { MY_AGENT_TELEMETRY = "0" }
+# model = { via = "env", name = "MY_AGENT_MODEL" }  # or via = "config_option" | "session_model"
 
 # Permission requests from agents are answered by rules, first match wins.
 # With no matching rule the tool call is allowed once. Each decision is recorded

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Usage } from "@baton/protocol";
 import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
 import type { AgentCommand } from "../acp/agent-process.ts";
+import type { SessionSetup } from "../agents/agent-launch.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
@@ -15,6 +16,8 @@ export type RunRequest = {
   agentName: string;
   /** The agent's command; it runs in `cwd`. */
   command: Omit<AgentCommand, "cwd">;
+  /** Model delivery, session mode and quirks from the agent's registry entry (`--model`). */
+  setup?: SessionSetup;
   repo: RepoInfo;
   cwd: string;
   rules: readonly PermissionRule[];
@@ -113,6 +116,7 @@ async function runSession(sink: RunSink, writer: RunLogWriter, request: RunReque
       signal,
       now: request.now,
       clientVersion: request.version,
+      ...(request.setup === undefined ? {} : { setup: request.setup }),
     });
   } catch (error) {
     const info = isBatonError(error)

@@ -1,7 +1,6 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { readScriptFromArgs } from "./bin-args.ts";
-import { createFakeAgent } from "./fake-agent.ts";
-import type { Script } from "./script.ts";
+import { readFakeAgentArgs, type FakeAgentArgs } from "./bin-args.ts";
+import { createFakeAgent, FAKE_AGENT_VERSION } from "./fake-agent.ts";
 import { guardAgainstEpipe, readableFromNode, writableFromNode } from "./stdio-stream.ts";
 
 /** Exit code for a bad command line or script, as usage errors conventionally get. */
@@ -16,13 +15,18 @@ const EXIT_ON_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
  */
 export async function runFakeAgentProcess(args: string[]): Promise<never> {
   const exit = (code: number): never => process.exit(code);
-  let script: Script;
+  let parsed: FakeAgentArgs;
   try {
-    script = await readScriptFromArgs(args);
+    parsed = await readFakeAgentArgs(args, process.env);
   } catch (error) {
     process.stderr.write(`${oneLine((error as Error).message)}\n`);
     return exit(EXIT_BAD_SCRIPT);
   }
+  if (parsed.kind === "version") {
+    process.stdout.write(`baton-fake-agent ${FAKE_AGENT_VERSION}\n`);
+    return exit(0);
+  }
+  const { script, model, fixedModel } = parsed;
 
   guardAgainstEpipe(
     process.stdout,
@@ -32,7 +36,7 @@ export async function runFakeAgentProcess(args: string[]): Promise<never> {
       exit(1);
     },
   );
-  const connection = createFakeAgent({ script, exit }).connect(
+  const connection = createFakeAgent({ script, exit, model, ...(fixedModel === undefined ? {} : { fixedModel }) }).connect(
     acp.ndJsonStream(writableFromNode(process.stdout), readableFromNode(process.stdin)),
   );
   // Commands run in their own process groups, so a signal to ours would not reach them:

@@ -13,3 +13,18 @@ export const fakeAgentBinPath = fileURLToPath(new URL("./bin.ts", import.meta.ur
 export function fakeAgentCommand(scriptPath: string): { command: string; args: string[] } {
   return { command: process.execPath, args: [fakeAgentBinPath, "--script", resolve(scriptPath)] };
 }
+
+/**
+ * The fake agent as an agent registry entry (the engine's entry schema, checked by a test
+ * there): the CLI adds it to the built-ins. It plays the file given with `--script`, reports
+ * the model "fake-model" unless one is chosen, and takes `--model` through its `model` session
+ * config option. The test kit cannot import the engine, hence plain data here.
+ */
+export const fakeAgentEntry = {
+  description: "Baton's scripted fake agent: plays --script FILE, needs no model or keys",
+  command: process.execPath,
+  args: [fakeAgentBinPath],
+  script_arg: "--script",
+  version_args: [fakeAgentBinPath, "--version"],
+  model: { via: "config_option" as const, id: "model" },
+};

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
+import { FAKE_DEFAULT_MODEL } from "./bin-args.ts";
 import { createFakeSession } from "./fake-session.ts";
 import type { FakeSession } from "./fake-session.ts";
 import type { Script } from "./script.ts";
@@ -13,6 +15,10 @@ export type FakeAgentOptions = {
   script: Script;
   /** Ends the process for a `crash` step (`process.exit` in the executable). */
   exit: (code: number) => never;
+  /** The model sessions start with (default "fake-model"). */
+  model?: string;
+  /** Sessions keep this model whatever the client asks: an agent that ignores model choices. */
+  fixedModel?: string;
   /** Ids are injectable so in-process tests can make them predictable. */
   newSessionId?: () => string;
   newToolCallId?: () => string;
@@ -28,6 +34,10 @@ export type FakeAgentOptions = {
  */
 export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
   const { script, exit } = options;
+  const startModel = options.fixedModel ?? options.model ?? FAKE_DEFAULT_MODEL;
+  const chooseModel = (session: FakeSession, model: string): void => {
+    session.model = options.fixedModel ?? model;
+  };
   const newSessionId = options.newSessionId ?? (() => randomId("ses_"));
   const newToolCallId = options.newToolCallId ?? (() => randomId("call_"));
   // Per app, not per module: each connected app gets its own sessions.
@@ -47,9 +57,27 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
     }))
     .onRequest(acp.methods.agent.authenticate, () => ({}))
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
-      const session = createFakeSession(newSessionId(), resolve(params.cwd));
+      const session = createFakeSession(newSessionId(), resolve(params.cwd), startModel);
       sessions.set(session.id, session);
-      return { sessionId: session.id };
+      return { sessionId: session.id, configOptions: configOptionsOf(session), models: modelStateOf(session) };
+    })
+    // The model is offered both ways real agents offer it: a `model` session config option,
+    // and the older `models` state with `session/set_model`. Any model id is accepted, unless
+    // the agent was started with --fixed-model.
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (params.configId !== MODEL_OPTION_ID || typeof params.value !== "string") {
+        throw acp.RequestError.invalidParams(undefined, `no config option "${params.configId}" takes that value`);
+      }
+      chooseModel(session, params.value);
+      return { configOptions: configOptionsOf(session) };
+    })
+    .onRequest("session/set_model", setModelParams, ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      chooseModel(session, params.modelId);
+      return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, signal, client }) => {
       const session = sessions.get(params.sessionId);
@@ -86,6 +114,28 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.activeTurn?.abort(new Error("session/cancel"));
     });
+}
+
+const MODEL_OPTION_ID = "model";
+
+/** `session/set_model` is not in the SDK's method table (ACP replaced it by config options). */
+const setModelParams = z.looseObject({ sessionId: z.string(), modelId: z.string().min(1) });
+
+function configOptionsOf(session: FakeSession): acp.SessionConfigOption[] {
+  return [
+    {
+      id: MODEL_OPTION_ID,
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: session.model,
+      options: [{ value: session.model, name: session.model }],
+    },
+  ];
+}
+
+function modelStateOf(session: FakeSession) {
+  return { currentModelId: session.model, availableModels: [{ modelId: session.model, name: session.model }] };
 }
 
 function randomId(prefix: string): string {

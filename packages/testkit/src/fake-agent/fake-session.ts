@@ -9,10 +9,12 @@ export type FakeSession = {
   costUsd: number;
   /** Tokens "in context", reported as `usage_update.used`. */
   contextTokens: number;
+  /** The model it reports, in `session/new` and after a client chose one. */
+  model: string;
   /** Present while a turn plays; `session/cancel` aborts it. */
   activeTurn: AbortController | undefined;
 };
 
-export function createFakeSession(id: string, cwd: string): FakeSession {
-  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, activeTurn: undefined };
+export function createFakeSession(id: string, cwd: string, model: string): FakeSession {
+  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, model, activeTurn: undefined };
 }

@@ -1,0 +1,58 @@
+import { agentStatuses, describeModelChoice, isBatonError, loadConfig, parseConfig, type AgentStatus, type BatonConfig } from "@baton/engine";
+import { agentRegistry } from "../agent-registry.ts";
+import { EXIT, type CliContext } from "../context.ts";
+import { writeLine } from "../output.ts";
+import { locateProject } from "../project.ts";
+import { stylerFor } from "../render/style.ts";
+
+/**
+ * `baton agents`: every agent in the registry, whether its command is found on the PATH it
+ * would get (with BATON_AGENT_PATH), its version, and how it would be started. Outside a
+ * project, the built-in agents.
+ */
+export async function agentsCommand(ctx: CliContext, options: { json?: boolean }): Promise<number> {
+  const { config, root } = await projectConfig(ctx);
+  const statuses = await agentStatuses(agentRegistry(config), ctx.env, root);
+  if (options.json) {
+    await writeLine(ctx.stdout, JSON.stringify(statuses, null, 2));
+    return EXIT.succeeded;
+  }
+  const style = stylerFor(ctx.stdout);
+  const header = ["AGENT", "INSTALLED", "VERSION", "MODEL VIA", "COMMAND", "ENV PASSED"];
+  const rows = statuses.map((status) => [
+    status.name,
+    status.installed ? "yes" : "no",
+    status.version ?? "-",
+    describeModelChoice(status.model),
+    status.command.map(quoteArg).join(" "),
+    status.env.join(",") || "-",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const format = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ");
+  ctx.stdout.write(`${style("bold", format(header))}\n`);
+  for (const row of rows) ctx.stdout.write(`${format(row)}\n`);
+  const missing = statuses.filter((status) => !status.installed);
+  if (missing.length > 0) ctx.stdout.write(`\n${missing.map(installHint).join("\n")}\n`);
+  return EXIT.succeeded;
+}
+
+async function projectConfig(ctx: CliContext): Promise<{ config: BatonConfig; root: string }> {
+  try {
+    const project = await locateProject(ctx.cwd);
+    return { config: await loadConfig(project.batonDir), root: project.root };
+  } catch (error) {
+    // Not in a project (no repository, no .baton/): the built-ins alone. A broken config is
+    // still an error.
+    if (isBatonError(error) && error.code !== "bad_config") return { config: parseConfig("", "(defaults)"), root: ctx.cwd };
+    throw error;
+  }
+}
+
+function installHint(status: AgentStatus): string {
+  const how = status.package === undefined ? "" : `; install: npm install -g ${status.package}`;
+  return `${status.name}: ${status.reason ?? "not found"}${how}`;
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}

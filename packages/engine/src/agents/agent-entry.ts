@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/** An environment variable name, or a pattern of them with `*` (`CLAUDE_CODE_*`). */
+const envPattern = z.string().regex(/^[A-Za-z_*][A-Za-z0-9_*]*$/, "must be an environment variable name, optionally with * (like CLAUDE_CODE_*)");
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
+
+/**
+ * How `--model` reaches the agent: an environment variable, an ACP session config option
+ * (`session/set_config_option`), the older `session/set_model`, or not at all (`none`).
+ */
+export const modelChoiceSchema = z.discriminatedUnion("via", [
+  z.strictObject({ via: z.literal("env"), name: envName }),
+  z.strictObject({ via: z.literal("config_option"), id: z.string().min(1).default("model") }),
+  z.strictObject({ via: z.literal("session_model") }),
+  z.strictObject({ via: z.literal("none") }),
+]);
+export type ModelChoice = z.infer<typeof modelChoiceSchema>;
+
+/** The fields of an agent entry, every one optional: what `[agents.<name>]` in config may hold. */
+const entryFields = {
+  /** One line for `baton agents`. */
+  description: z.string().optional(),
+  /** The executable: a name looked up on the agent's PATH, or a path. */
+  command: z.string().min(1),
+  args: z.array(z.string()),
+  /** The npm package that provides the command: named in the error when it is missing. */
+  package: z.string().min(1).optional(),
+  /** Variables passed from Baton's environment besides the base ones; `*` matches any text. */
+  pass_env: z.array(envPattern),
+  /** Fixed values, set whatever Baton's environment holds. */
+  env: z.record(envName, z.string()),
+  model: modelChoiceSchema,
+  /** Never advertise the client `fs` capability (Gemini CLI mishandles it). */
+  no_client_fs: z.boolean(),
+  /** `session/set_mode` to this mode after `session/new` (Claude asks permission in `default`). */
+  session_mode: z.string().min(1).optional(),
+  /** Arguments that print the version (instead of `args`); run with a short timeout. */
+  version_args: z.array(z.string()),
+  /** For agents that play a script file (the fake): `--script FILE` is passed with this flag. */
+  script_arg: z.string().min(1).optional(),
+};
+
+/** A complete registry entry: built-ins are this data, and so is a config entry after merging. */
+export const agentEntrySchema = z.strictObject({
+  ...entryFields,
+  args: entryFields.args.default([]),
+  pass_env: entryFields.pass_env.default([]),
+  env: entryFields.env.default({}),
+  model: entryFields.model.default({ via: "none" }),
+  no_client_fs: entryFields.no_client_fs.default(false),
+  version_args: entryFields.version_args.default(["--version"]),
+});
+export type AgentEntry = z.infer<typeof agentEntrySchema>;
+export type AgentEntryInput = z.input<typeof agentEntrySchema>;
+
+/**
+ * `[agents.<name>]` in `.baton/config.toml`: a new agent (then `command` is required) or changes
+ * to a built-in one. Over a built-in, `pass_env` and `env` add to the built-in's; the other
+ * fields replace its.
+ */
+export const agentConfigSchema = z.strictObject({
+  description: entryFields.description,
+  command: entryFields.command.optional(),
+  args: entryFields.args.optional(),
+  package: entryFields.package,
+  pass_env: entryFields.pass_env.optional(),
+  env: entryFields.env.optional(),
+  model: entryFields.model.optional(),
+  no_client_fs: entryFields.no_client_fs.optional(),
+  session_mode: entryFields.session_mode,
+  version_args: entryFields.version_args.optional(),
+  script_arg: entryFields.script_arg,
+});
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+/** Agent names as `--agent` takes them and `[agents.<name>]` declares them. */
+export const agentNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "agent names are lower-case letters, digits, - and _");

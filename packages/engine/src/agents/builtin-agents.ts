@@ -1,0 +1,57 @@
+import type { AgentEntryInput } from "./agent-entry.ts";
+
+/**
+ * The agents Baton knows without configuration, as data checked against the entry schema by a
+ * test. How each starts, and which variables it needs, is measured in REAL-AGENTS.md. Fixed
+ * `env` values only make an agent behave well unattended (no self-update); everything about
+ * providers and keys comes from the user's environment through `pass_env`.
+ *
+ * The fake agent is not here: it lives in the test kit, which the engine must not import, and
+ * the CLI adds it (`fakeAgentEntry` in `@baton/testkit/launch`).
+ */
+export const BUILTIN_AGENTS = {
+  claude: {
+    description: "Claude Code through claude-agent-acp",
+    command: "claude-agent-acp",
+    package: "@agentclientprotocol/claude-agent-acp",
+    pass_env: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_*", "DISABLE_*", "IS_SANDBOX"],
+    env: { DISABLE_AUTOUPDATER: "1" },
+    // Any model id works through the variable, including ones behind ANTHROPIC_BASE_URL that
+    // are not in the agent's own model list.
+    model: { via: "env", name: "ANTHROPIC_MODEL" },
+    // Its default mode decides permissions itself; in `default` it asks, and Baton's rules answer.
+    session_mode: "default",
+  },
+  opencode: {
+    description: "OpenCode (its provider keys come from `opencode auth` or pass_env)",
+    command: "opencode",
+    // Without --pure the first start tries to npm-install a plugin.
+    args: ["acp", "--pure"],
+    package: "opencode-ai",
+    pass_env: ["OPENCODE_*", "XDG_*"],
+    env: { OPENCODE_DISABLE_AUTOUPDATE: "1" },
+    // Model ids are provider/model, as in OpenCode's own config.
+    model: { via: "session_model" },
+  },
+  codex: {
+    description: "Codex through codex-acp",
+    command: "codex-acp",
+    package: "@agentclientprotocol/codex-acp",
+    // A provider's `env_key` in the user's config.toml names a variable Baton cannot know:
+    // add it with `pass_env` in [agents.codex].
+    pass_env: ["CODEX_HOME", "OPENAI_API_KEY", "NO_BROWSER"],
+    model: { via: "config_option", id: "model" },
+  },
+  gemini: {
+    description: "Gemini CLI",
+    command: "gemini",
+    args: ["--acp"],
+    package: "@google/gemini-cli",
+    pass_env: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_*"],
+    // Without it the CLI re-launches itself in a child process with more memory.
+    env: { GEMINI_CLI_NO_RELAUNCH: "1" },
+    model: { via: "env", name: "GEMINI_MODEL" },
+    // Its file-exists check mishandles a JSON-RPC error from the client's fs, and writes fail.
+    no_client_fs: true,
+  },
+} as const satisfies Record<string, AgentEntryInput>;
