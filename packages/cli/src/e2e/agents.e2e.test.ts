@@ -182,3 +182,25 @@ test("the agent's environment is built: a hostile inherited environment reaches 
   assert.ok(names.includes("FIXED_FOR_AGENT"), "the entry's fixed value arrives");
   for (const name of Object.keys(hostile).filter((n) => n !== "MY_AGENT_TOKEN")) assert.ok(!names.includes(name), `${name} did not reach the agent`);
 });
+
+test("an entry's session_mode is set after session/new; a mode the agent does not offer fails the run before the prompt", async () => {
+  const repo = await makeRepo("cli-agents-mode-");
+  await addAgents(repo, [...fakeEntry("asks", '{ via = "none" }'), 'session_mode = "default"', ...fakeEntry("yolo", '{ via = "none" }'), 'session_mode = "yolo"']);
+  const script = join(repo, "hello.json");
+  await writeFile(script, JSON.stringify([{ say: "Hello." }]));
+
+  const asks = await runBaton(repo, ["run", "--agent", "asks", "--script", script]);
+  assert.equal(asks.code, 0, asks.stderr);
+  const sent = (await readTranscript(repo, await onlyRunId(repo))).filter((r) => r.dir === "send").map((r) => r.msg as { method?: string; params?: { modeId?: string } });
+  assert.deepEqual(sent.find((m) => m.method === "session/set_mode")?.params?.modeId, "default");
+
+  const yolo = await runBaton(repo, ["run", "--agent", "yolo", "--script", script]);
+  assert.equal(yolo.code, 1, yolo.stderr);
+  const runId = (await readdir(runsDir(repo))).sort()[1] as string;
+  const events = await readEvents(repo, runId);
+  assert.deepEqual(eventsOfType(events, "run.failed")[0]?.data["error"], {
+    code: "session_mode_unsupported",
+    message: 'the agent offers no session mode "yolo" (it offers auto, default)',
+  });
+  assert.deepEqual(eventsOfType(events, "turn.started"), []);
+});

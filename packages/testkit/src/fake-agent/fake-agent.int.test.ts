@@ -47,6 +47,22 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
     });
   });
 
+  test("session/new reports the model and modes; set_config_option, set_model and set_mode change them", async () => {
+    await driveFakeAgent(json([]), async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+      const created = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      const sessionId = created.sessionId;
+      assert.equal(created.configOptions?.[0]?.currentValue, "fake-model");
+      assert.equal((created as { models?: { currentModelId?: string } }).models?.currentModelId, "fake-model");
+      assert.equal(created.modes?.currentModeId, "auto");
+      const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "big-model" });
+      assert.equal(set.configOptions[0]?.currentValue, "big-model");
+      await ctx.request("session/set_model", { sessionId, modelId: "other/model" });
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "default" });
+      await assert.rejects(ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "yolo" }), /yolo/);
+    });
+  });
+
   test("say streams several chunks that join to the text; think and plan go out too", async () => {
     const text = "I will add a greeting module and a test, then run them.";
     const { response, agent } = await playOnce([

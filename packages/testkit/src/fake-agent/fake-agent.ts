@@ -59,7 +59,16 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const session = createFakeSession(newSessionId(), resolve(params.cwd), startModel);
       sessions.set(session.id, session);
-      return { sessionId: session.id, configOptions: configOptionsOf(session), models: modelStateOf(session) };
+      return { sessionId: session.id, configOptions: configOptionsOf(session), models: modelStateOf(session), modes: modeStateOf(session) };
+    })
+    // Modes change nothing in how a script plays (every tool call asks permission); they are
+    // here so that a client's session/set_mode has something to set.
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (!FAKE_MODES.some((mode) => mode.id === params.modeId)) throw acp.RequestError.invalidParams(undefined, `no mode "${params.modeId}"`);
+      session.mode = params.modeId;
+      return {};
     })
     // The model is offered both ways real agents offer it: a `model` session config option,
     // and the older `models` state with `session/set_model`. Any model id is accepted, unless
@@ -117,6 +126,15 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
 }
 
 const MODEL_OPTION_ID = "model";
+
+const FAKE_MODES = [
+  { id: "auto", name: "Auto" },
+  { id: "default", name: "Ask first" },
+];
+
+function modeStateOf(session: FakeSession): acp.SessionModeState {
+  return { currentModeId: session.mode, availableModes: FAKE_MODES };
+}
 
 /** `session/set_model` is not in the SDK's method table (ACP replaced it by config options). */
 const setModelParams = z.looseObject({ sessionId: z.string(), modelId: z.string().min(1) });

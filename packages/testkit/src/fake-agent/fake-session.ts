@@ -11,10 +11,12 @@ export type FakeSession = {
   contextTokens: number;
   /** The model it reports, in `session/new` and after a client chose one. */
   model: string;
+  /** The session mode (`session/set_mode`); it does not change how the script plays. */
+  mode: string;
   /** Present while a turn plays; `session/cancel` aborts it. */
   activeTurn: AbortController | undefined;
 };
 
 export function createFakeSession(id: string, cwd: string, model: string): FakeSession {
-  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, model, activeTurn: undefined };
+  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, model, mode: "auto", activeTurn: undefined };
 }
