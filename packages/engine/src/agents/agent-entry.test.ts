@@ -36,8 +36,8 @@ test("[agents.<name>] tables are read from config, and bad ones are one error na
     "c.toml",
   );
   assert.equal(config.default_agent, "mine");
-  assert.deepEqual(config.agents["mine"], { command: "my-agent", pass_env: ["MY_*"], model: { via: "env", name: "MY_MODEL" } });
-  assert.deepEqual(config.agents["claude"], { no_client_fs: true });
+  assert.deepEqual(config.agents?.["mine"], { command: "my-agent", pass_env: ["MY_*"], model: { via: "env", name: "MY_MODEL" } });
+  assert.deepEqual(config.agents?.["claude"], { no_client_fs: true });
   for (const [text, expected] of [
     ['[agents.mine]\ncommand = "x"\nmodel = { via = "carrier-pigeon" }\n', /agents\.mine\.model/],
     ['[agents.mine]\ncommand = "x"\npass_env = ["NOT-A-NAME"]\n', /agents\.mine\.pass_env\.0: must be an environment variable name/],

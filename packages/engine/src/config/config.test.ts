@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG_TEXT, parseConfig } from "./config.ts";
 
 test("the config that init writes parses to the defaults", () => {
   const config = parseConfig(DEFAULT_CONFIG_TEXT, "config.toml");
-  assert.deepEqual(config, { agents: {}, permissions: { rules: [] }, session: { cancel_grace_ms: 5000 } });
+  assert.deepEqual(config, { permissions: { rules: [] }, session: { cancel_grace_ms: 5000 } });
 });
 
 test("permission rules are read", () => {

@@ -11,7 +11,7 @@ export const configSchema = z.strictObject({
   /** The agent `baton run` starts when no --agent is given (and no --script). */
   default_agent: agentNameSchema.optional(),
   /** Custom agents, and changes to built-in ones: see agents/agent-entry.ts. */
-  agents: z.record(agentNameSchema, agentConfigSchema).default({}),
+  agents: z.record(agentNameSchema, agentConfigSchema).optional(),
   permissions: z
     .strictObject({ rules: z.array(permissionRuleSchema).default([]) })
     .default({ rules: [] }),
