@@ -44,6 +44,30 @@ async function writeConfig(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
 
+/** Codex features that fetch plugins, apps or updates from the internet. */
+const CODEX_NETWORK_FEATURES = [
+  "plugins",
+  "remote_plugin",
+  "plugin_discovery_prefetch",
+  "plugin_sharing",
+  "apps",
+  "tool_suggest",
+  "in_app_updates",
+  "skill_mcp_dependency_install",
+];
+
+/**
+ * OpenCode installs `@opencode-ai/plugin` from the npm registry into every config folder, even
+ * with --pure, unless the folder has a node_modules and a lockfile that lists every dependency
+ * of its package.json. This seeds exactly that, so it starts without the network.
+ */
+async function seedOpenCodeConfigDir(dir: string): Promise<void> {
+  const dependencies = { "@opencode-ai/plugin": "*" };
+  await mkdir(join(dir, "node_modules"), { recursive: true });
+  await writeFile(join(dir, "package.json"), `${JSON.stringify({ dependencies })}\n`);
+  await writeFile(join(dir, "package-lock.json"), `${JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies } } })}\n`);
+}
+
 const PROFILES: Record<AgentName, Profile> = {
   opencode: {
     // --pure: without it the first start npm-installs a plugin.
@@ -67,6 +91,7 @@ const PROFILES: Record<AgentName, Profile> = {
         autoupdate: false,
         share: "disabled",
       };
+      await seedOpenCodeConfigDir(join(home, ".config", "opencode"));
       return {
         OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
         OPENCODE_DISABLE_MODELS_FETCH: "1",
@@ -111,12 +136,18 @@ const PROFILES: Record<AgentName, Profile> = {
           `model_provider = "twin"`,
           `approval_policy = "on-request"`,
           `sandbox_mode = "workspace-write"`,
+          `check_for_update_on_startup = false`,
+          `web_search = "disabled"`,
           ``,
           `[model_providers.twin]`,
           `name = "Model twin"`,
           `base_url = ${JSON.stringify(`${twinUrl}/v1`)}`,
           `env_key = "TWIN_API_KEY"`,
           `wire_api = "responses"`,
+          ``,
+          // Off: each of these reaches chatgpt.com or github.com at start-up (measured with strace).
+          `[features]`,
+          ...CODEX_NETWORK_FEATURES.map((feature) => `${feature} = false`),
           ``,
         ].join("\n"),
       );

@@ -29,7 +29,7 @@ export type TwinRequestRecord = {
 
 export const REDACTED = "[REDACTED]";
 /** Header names whose values are credentials: never written to a log. */
-const SECRET_HEADER = /authorization|api-?key|token|secret|cookie|credential|password|^x-goog-/i;
+const SECRET_HEADER = /authorization|api-?key|token|secret|cookie|credential|password/i;
 
 export function redactHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const redacted: Record<string, string> = {};

@@ -44,7 +44,8 @@ const CWD_PATTERNS = [
   /<cwd>\s*([^<\n]+?)\s*<\/cwd>/, // Codex environment context
   /Primary working directory:\s*(\/\S+)/, // Claude Code
   /working directory:\s*(\/[^\s`'"<>]+)/i, // OpenCode
-  /(?:working in the directory|current (?:working )?directory|project directory)\W{0,4}(\/[^\s`'"<>]+)/i, // Gemini CLI
+  /Workspace Directories:\W*(\/[^\s`'"<>]+)/, // Gemini CLI
+  /(?:working in the directory|current (?:working )?directory|project directory)\W{0,4}(\/[^\s`'"<>]+)/i,
 ];
 
 export function findAgentCwd(text: string): string | undefined {
