@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { testTempDir } from "@baton/protocol/testing";
 import { ModelTwin } from "@baton/testkit/model-twin";
+import type { FaultInput, TwinRequestRecord } from "@baton/testkit/model-twin";
 import { AGENT_NAMES, AGENT_PINS, agentBinPath, isAgentInstalled } from "../../scripts/agents/agent-cache.ts";
 import type { AgentName } from "../../scripts/agents/agent-cache.ts";
 import { agentLaunch, DEFAULT_MODELS, isolatedEnv } from "./agent-profiles.ts";
@@ -34,15 +35,21 @@ describe("real agents against the model twin", () => {
     test(`${agent} writes a file on the write scenario and ends the turn`, { skip, timeout: TURN_TIMEOUT_MS + 30_000 }, async () => {
       await smokeWrite(agent);
     });
+    test(`${agent} retries a 429 with retry-after and still writes the file`, { skip, timeout: TURN_TIMEOUT_MS + 30_000 }, async () => {
+      const twin = await smokeWrite(agent, { kind: "status", status: 429, retryAfter: 1, times: 1 });
+      const main = twin.filter((r) => r.role === "main");
+      assert.deepEqual(main.slice(0, 2).map((r) => r.status), [429, 200]);
+    });
   }
 });
 
-async function smokeWrite(agent: AgentName): Promise<void> {
+/** Runs one write turn; returns what the twin saw. */
+async function smokeWrite(agent: AgentName, fault?: FaultInput): Promise<readonly TwinRequestRecord[]> {
   const repo = await gitRepo();
   const home = await testTempDir(`real-agent-home-${agent}-`);
   const content = `hello from ${agent} via the model twin\n`;
   await using twin = await ModelTwin.start({
-    scenario: { name: "write", path: "notes/hello.txt", content, reply: "The file is written." },
+    scenario: { name: "write", path: "notes/hello.txt", content, reply: "The file is written.", ...(fault === undefined ? {} : { fault }) },
     logFile: join(home, "twin-requests.ndjson"),
   });
   const launch = await agentLaunch(agent, { twinUrl: twin.url, home, model: DEFAULT_MODELS[agent] });
@@ -66,15 +73,16 @@ async function smokeWrite(agent: AgentName): Promise<void> {
     `twin saw:\n${twin.requests.map((r) => `${r.seq} ${r.method} ${r.path} ${r.role} ${r.status} ${JSON.stringify(r.reply ?? null).slice(0, 300)}`).join("\n")}\nagent stderr:\n${outcome.client.stderr().slice(-4000)}`;
   assert.equal(outcome.response.stopReason, "end_turn", diagnostics());
   assert.equal(await readFile(join(repo, "notes", "hello.txt"), "utf8").catch(() => "(missing)"), content, diagnostics());
-  const main = twin.requests.filter((r) => r.role === "main");
+  const main = twin.requests.filter((r) => r.role === "main" && r.status === 200);
   assert.ok(main.some((r) => r.reply?.kind === "tool"), `the twin never made a tool call\n${diagnostics()}`);
   assert.equal(main.at(-1)?.reply?.kind, "text", diagnostics());
   assert.equal(twin.requests.filter((r) => r.role === "unknown").length, 0, diagnostics());
   console.log(
     `# ${agent} ${AGENT_PINS[agent].version}: ready ${Math.round(outcome.readyMs)} ms, turn ${Math.round(turnMs)} ms, ` +
       `${twin.requests.length} twin requests (${main.length} main), ${outcome.client.permissionRequests.length} permission request(s), ` +
-      `${outcome.client.clientWrites.length} client write(s)`,
+      `${outcome.client.clientWrites.length} client write(s)${fault === undefined ? "" : `, fault ${fault.kind} ${"status" in fault ? fault.status : ""}`}`,
   );
+  return twin.requests;
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {

@@ -52,6 +52,7 @@ export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioName = Scenario["name"];
 export type Fault = z.output<typeof faultSchema>;
+export type FaultInput = z.input<typeof faultSchema>;
 export type Step = z.output<typeof stepSchema>;
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = ["text", "write", "run", "steps"];
