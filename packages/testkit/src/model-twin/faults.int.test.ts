@@ -79,7 +79,11 @@ test("stall: some chunks arrive, then nothing, with the socket held open", async
   const reader = response.body!.getReader();
   let received = "";
   const decoder = new TextDecoder();
-  while ((received.match(/\n\n/g) ?? []).length < 2) received += decoder.decode((await reader.read()).value);
+  while ((received.match(/\n\n/g) ?? []).length < 2) {
+    const { done, value } = await reader.read();
+    if (done) assert.fail(`the stream ended instead of stalling: ${received}`);
+    received += decoder.decode(value);
+  }
   const next = await Promise.race([reader.read().then(() => "more"), new Promise((resolve) => setTimeout(resolve, 300, "silence"))]);
   assert.equal(next, "silence");
   assert.equal((received.match(/^data: /gm) ?? []).length, 2);
