@@ -1,0 +1,48 @@
+// Where the real agents live once installed: one folder per agent under a cache directory,
+// kept out of the repository's dependency tree (together they take over a gigabyte).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import pinned from "./agents.json" with { type: "json" };
+
+/** Overrides the cache directory (default `<repo>/.agents-cache`). */
+export const AGENTS_CACHE_ENV = "BATON_AGENTS_CACHE";
+
+export type AgentName = keyof typeof pinned;
+export type AgentPin = { package: string; version: string; bin: string };
+
+/** The pinned agents, by Baton's short name. Versions are exact: a test pins behaviour. */
+export const AGENT_PINS: Record<AgentName, AgentPin> = pinned;
+export const AGENT_NAMES = Object.keys(pinned) as AgentName[];
+
+const REPO_ROOT = join(import.meta.dirname, "..", "..");
+
+export function isAgentName(name: string): name is AgentName {
+  return Object.hasOwn(pinned, name);
+}
+
+export function agentsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env[AGENTS_CACHE_ENV];
+  return override !== undefined && override !== "" ? override : join(REPO_ROOT, ".agents-cache");
+}
+
+/** The npm prefix an agent is installed into. */
+export function agentDir(agent: AgentName, env: NodeJS.ProcessEnv = process.env): string {
+  return join(agentsCacheDir(env), agent);
+}
+
+/** The agent's executable inside its prefix (npm links it into `node_modules/.bin`). */
+export function agentBinPath(agent: AgentName, env: NodeJS.ProcessEnv = process.env): string {
+  return join(agentDir(agent, env), "node_modules", ".bin", AGENT_PINS[agent].bin);
+}
+
+/** The version installed in the cache, or undefined when the agent is not installed. */
+export function installedAgentVersion(agent: AgentName, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const manifest = join(agentDir(agent, env), "node_modules", AGENT_PINS[agent].package, "package.json");
+  if (!existsSync(manifest) || !existsSync(agentBinPath(agent, env))) return undefined;
+  return (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version;
+}
+
+/** True when the pinned version of `agent` is ready to start. */
+export function isAgentInstalled(agent: AgentName, env: NodeJS.ProcessEnv = process.env): boolean {
+  return installedAgentVersion(agent, env) === AGENT_PINS[agent].version;
+}
