@@ -129,3 +129,20 @@ test("an error answer to the prompt ends the turn with stop reason error", () =>
   assert.equal(completed?.["stop_reason"], "error");
   assert.deepEqual(completed?.["error"], { code: "acp_error_-32603", message: "overloaded" });
 });
+
+test("an update before the answer to session/new is recorded under the session it names; nothing before a session gets an empty one", () => {
+  const events: Recorded[] = [];
+  const redactor = new Redactor([]);
+  const mapper = new AcpEventMapper({
+    sink: { append: (type, data) => events.push({ type, data, ephemeral: false }), publish: () => {} },
+    cwd: "/repo",
+    now: () => 0,
+    newStreamRedactor: () => new StreamRedactor(redactor),
+  });
+  mapper.onMessage("recv", { jsonrpc: "2.0", method: "_auth/status_update", params: {} });
+  mapper.onMessage("recv", { jsonrpc: "2.0", method: "session/update", params: { sessionId: "ses_early", update: { sessionUpdate: "available_commands_update" } } });
+  assert.deepEqual(
+    events.map((e) => e.data),
+    [{ native_type: "_auth/status_update" }, { session: "ses_early", native_type: "session/update:available_commands_update" }],
+  );
+});

@@ -46,6 +46,11 @@ export class AcpEventMapper {
     this.#newStream = options.newStreamRedactor;
   }
 
+  /** `runner.event` may come before any session exists (an extension notification after initialize). */
+  #sessionField(): { session?: string } {
+    return this.#session === "" ? {} : { session: this.#session };
+  }
+
   set session(id: string) {
     this.#session = id;
   }
@@ -77,11 +82,15 @@ export class AcpEventMapper {
       else if (method === undefined && key !== undefined && this.#permissionRequests.has(key)) this.#onPermissionAnswer(key, msg);
       return;
     }
+    // Agents may send updates before the answer to session/new (Gemini CLI does): the session is
+    // the one the message names.
+    const named = asString(asObject(msg["params"])?.["sessionId"]);
+    if (this.#session === "" && named !== undefined) this.#session = named;
     if (method === "session/update") this.#onUpdate(asObject(asObject(msg["params"])?.["update"]) ?? {});
     else if (method === "session/request_permission" && key !== undefined) this.#onPermissionRequest(key, asObject(msg["params"]) ?? {});
     else if (method !== undefined) {
       this.#flushText();
-      this.#sink.append("runner.event", { session: this.#session, native_type: method });
+      this.#sink.append("runner.event", { ...this.#sessionField(), native_type: method });
     }
     else if (key !== undefined && this.#sentRequests.get(key) === "session/prompt") this.#onPromptAnswer(msg);
   }
@@ -127,7 +136,7 @@ export class AcpEventMapper {
         this.#onUsageUpdate(update);
         return;
       default:
-        this.#sink.append("runner.event", { session: this.#session, native_type: `session/update:${kind}` });
+        this.#sink.append("runner.event", { ...this.#sessionField(), native_type: `session/update:${kind}` });
     }
   }
 

@@ -14,7 +14,7 @@ export const BUILTIN_AGENTS = {
     description: "Claude Code through claude-agent-acp",
     command: "claude-agent-acp",
     package: "@agentclientprotocol/claude-agent-acp",
-    pass_env: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_*", "DISABLE_*", "IS_SANDBOX"],
+    pass_env: ["ANTHROPIC_*", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_*", "DISABLE_*", "IS_SANDBOX"],
     env: { DISABLE_AUTOUPDATER: "1" },
     // Any model id works through the variable, including ones behind ANTHROPIC_BASE_URL that
     // are not in the agent's own model list.
@@ -41,6 +41,9 @@ export const BUILTIN_AGENTS = {
     // add it with `pass_env` in [agents.codex].
     pass_env: ["CODEX_HOME", "OPENAI_API_KEY", "NO_BROWSER"],
     model: { via: "config_option", id: "model" },
+    // Its default mode ("agent") has its own model review escalations; in "workspace-write" it
+    // asks the client, and Baton's rules answer.
+    session_mode: "workspace-write",
   },
   gemini: {
     description: "Gemini CLI",

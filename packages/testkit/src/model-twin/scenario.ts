@@ -28,7 +28,12 @@ export const faultSchema = z.discriminatedUnion("kind", [
 /** One tool call of a multi-step scenario. */
 export const stepSchema = z.union([
   z.strictObject({ write: z.strictObject({ path: z.string().min(1), content: z.string() }) }),
-  z.strictObject({ run: z.string().min(1) }),
+  /**
+   * `escalate`: ask for the command to run outside the agent's sandbox where the shell tool's
+   * schema offers it (Codex's `sandbox_permissions: "require_escalated"`), so the agent asks the
+   * client's permission first.
+   */
+  z.strictObject({ run: z.string().min(1), escalate: z.boolean().optional() }),
 ]);
 
 const reply = z.string().min(1).optional().describe("the final text reply");
@@ -44,7 +49,7 @@ export const scenarioSchema = z.discriminatedUnion("name", [
     reply,
     fault,
   }),
-  z.strictObject({ name: z.literal("run"), command: z.string().min(1), reply, fault }),
+  z.strictObject({ name: z.literal("run"), command: z.string().min(1), escalate: z.boolean().optional(), reply, fault }),
   z.strictObject({ name: z.literal("steps"), steps: z.array(stepSchema).min(1), reply, fault }),
 ]);
 
@@ -97,7 +102,7 @@ export function scenarioSteps(scenario: Scenario): Step[] {
     case "write":
       return [{ write: { path: scenario.path, content: scenario.content } }];
     case "run":
-      return [{ run: scenario.command }];
+      return [{ run: scenario.command, ...(scenario.escalate === undefined ? {} : { escalate: scenario.escalate }) }];
     case "steps":
       return scenario.steps;
   }

@@ -68,11 +68,23 @@ export function writeFileCommand(path: string, content: string): string {
   return `${mkdir}printf '%s' ${shellQuote(content)} > ${shellQuote(path)}`;
 }
 
-function shellCall(tool: OfferedTool, command: string): ToolCall {
+function shellCall(tool: OfferedTool, command: string, escalate = false): ToolCall {
   const key = findProperty(tool.parameters, COMMAND_KEYS, /command|cmd/i) ?? "command";
   // Codex's `shell` tool takes an argv array; everything else takes one command line.
   const value = schemaType(tool.parameters?.properties?.[key]) === "array" ? ["bash", "-lc", command] : command;
-  return { name: tool.name, args: fillRequired(tool.parameters, { [key]: value }) };
+  return { name: tool.name, args: fillRequired(tool.parameters, { [key]: value, ...(escalate ? escalation(tool) : {}) }) };
+}
+
+/** The arguments that ask for a command to run outside the sandbox, where the schema has them. */
+function escalation(tool: OfferedTool): Record<string, unknown> {
+  const properties = tool.parameters?.properties ?? {};
+  const args: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties)) {
+    const values = (schema as { enum?: unknown[] } | undefined)?.enum ?? [];
+    if (values.includes("require_escalated")) args[name] = "require_escalated";
+  }
+  if (Object.keys(args).length > 0 && "justification" in properties) args["justification"] = "The task needs this command to run.";
+  return args;
 }
 
 export type StepContext = { tools: readonly OfferedTool[]; cwd: string | undefined };
@@ -86,7 +98,7 @@ export type StepContext = { tools: readonly OfferedTool[]; cwd: string | undefin
 export function toolCallForStep(step: Step, context: StepContext): ToolCall | { unplayable: string } {
   const shell = findTool(context.tools, SHELL_TOOL_NAMES);
   if ("run" in step) {
-    return shell === undefined ? { unplayable: `no shell-like tool offered (looked for ${SHELL_TOOL_NAMES.join(", ")})` } : shellCall(shell, step.run);
+    return shell === undefined ? { unplayable: `no shell-like tool offered (looked for ${SHELL_TOOL_NAMES.join(", ")})` } : shellCall(shell, step.run, step.escalate);
   }
   const { content } = step.write;
   const path = isAbsolute(step.write.path) || context.cwd === undefined ? step.write.path : posix.join(context.cwd, step.write.path);

@@ -82,3 +82,14 @@ test("the shell write command writes the content byte for byte, quotes and all",
   execFileSync("sh", ["-c", writeFileCommand(path, content)]);
   assert.equal(await readFile(path, "utf8"), content);
 });
+
+test("an escalated run asks for unsandboxed execution where the schema offers it, and only there", () => {
+  const codex = tool("exec_command", { cmd: str(), justification: str(), sandbox_permissions: { type: "string", enum: ["use_default", "require_escalated"] } }, ["cmd"]);
+  assert.deepEqual(toolCallForStep({ run: "make", escalate: true }, { tools: [codex], cwd: undefined }), {
+    name: "exec_command",
+    args: { cmd: "make", sandbox_permissions: "require_escalated", justification: "The task needs this command to run." },
+  });
+  assert.deepEqual(toolCallForStep({ run: "make" }, { tools: [codex], cwd: undefined }), { name: "exec_command", args: { cmd: "make" } });
+  const bash = tool("bash", { command: str(), description: str() }, ["command"]);
+  assert.deepEqual(toolCallForStep({ run: "make", escalate: true }, { tools: [bash], cwd: undefined }), { name: "bash", args: { command: "make" } });
+});
