@@ -21,6 +21,9 @@ Script steps for --agent fake (a JSON array, played for the first prompt):
   {"think": "text"}                    streamed reasoning chunks
   {"plan": [{"content": "…", "status": "pending"}]}
   {"write": {"path": "rel/path", "content": "…"}}   an edit tool call (asks permission)
+  {"write_anywhere": {"path": "/abs/or/../path", "content": "…"}}   a write that may leave the cwd
+  {"delete": "rel/path"}               a delete tool call (asks permission)
+  {"move": {"from": "a", "to": "b"}}   a move tool call (asks permission)
   {"run": "shell command"}             an execute tool call (asks permission)
   {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
   {"sleep": 250}  {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
