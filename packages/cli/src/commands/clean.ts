@@ -35,6 +35,7 @@ export async function cleanCommand(ctx: CliContext, ref: string | undefined): Pr
     }
     const outcome = await cleanRunWorktree(project.root, state);
     const parts: string[] = [];
+    if (outcome.keptDirty) parts.push(`kept ${state.workspace.path}: it holds uncommitted changes (commit or discard them there, then clean again)`);
     if (outcome.removedWorktree) parts.push(`removed ${state.workspace.path}`);
     const branch = outcome.branch;
     if (branch?.action === "deleted") parts.push(`deleted branch ${branch.name} (nothing unmerged into ${branch.base ?? "its base"})`);

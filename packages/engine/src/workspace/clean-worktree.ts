@@ -6,6 +6,8 @@ import { refExists, type RunWorkspaceRecord } from "./run-diff.ts";
 export type CleanOutcome = {
   /** The worktree folder was there and is now removed. */
   removedWorktree: boolean;
+  /** The worktree was kept: it holds changes no commit has (a run whose process died before its commit). */
+  keptDirty?: boolean;
   /** What happened to the run's branch. */
   branch: { name: string; action: "deleted" | "kept" | "absent"; unmerged?: number; base?: string } | undefined;
 };
@@ -19,6 +21,10 @@ export async function cleanRunWorktree(root: string, record: RunWorkspaceRecord)
   const workspace = record.workspace;
   if (workspace?.kind !== "worktree") return { removedWorktree: false, branch: undefined };
   let removedWorktree = false;
+  if (existsSync(workspace.path) && (await git(workspace.path, ["status", "--porcelain"]).catch(() => "")) !== "") {
+    // Never lose what an agent wrote: a run killed before its commit leaves its work here.
+    return { removedWorktree: false, keptDirty: true, branch: undefined };
+  }
   if (existsSync(workspace.path)) {
     // --force: a finished run's worktree may hold ignored files (build output) git would keep.
     await git(root, ["worktree", "remove", "--force", workspace.path]).catch(() => rm(workspace.path, { recursive: true, force: true }));

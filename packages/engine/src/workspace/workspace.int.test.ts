@@ -205,3 +205,10 @@ test("clean deletes the branch once it is merged into its base, and a second cle
   assert.equal(await git(root, "branch", "--list", "baton/*"), "");
   assert.deepEqual(await cleanRunWorktree(root, record(workspace)), { removedWorktree: false, branch: { name: "baton/1-add-a-file", action: "absent" } });
 });
+
+test("clean keeps a worktree that holds uncommitted changes (a run killed before its commit)", async () => {
+  const { root, workspace } = await finishedRun("ws-clean-dirty-");
+  await writeFile(join(workspace.path, "unsaved.txt"), "not committed\n");
+  assert.deepEqual(await cleanRunWorktree(root, record(workspace)), { removedWorktree: false, keptDirty: true, branch: undefined });
+  assert.equal(await readFile(join(workspace.path, "unsaved.txt"), "utf8"), "not committed\n");
+});
