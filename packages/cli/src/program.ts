@@ -7,12 +7,23 @@ import { VERSION } from "./version.ts";
 const EXIT_HELP = `
 Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled.`;
 
+const WORKSPACE_HELP = `
+Workspace: each run works in its own git worktree, .baton/worktrees/<number>-<slug>, on its own
+branch baton/<number>-<slug> made from HEAD (or --base). When the agent's work ends (succeeded,
+failed or cancelled) Baton commits everything in the worktree on that branch. A repository with
+uncommitted changes is refused unless --include-dirty copies them in. See the change with
+\`baton diff RUN\`; remove finished runs' worktrees with \`baton clean\`.
+`;
+
 const STEPS_HELP = `
 Script steps for --agent fake (a JSON array, played for the first prompt):
   {"say": "text"}                      streamed message chunks
   {"think": "text"}                    streamed reasoning chunks
   {"plan": [{"content": "…", "status": "pending"}]}
   {"write": {"path": "rel/path", "content": "…"}}   an edit tool call (asks permission)
+  {"write_anywhere": {"path": "/abs/or/../path", "content": "…"}}   a write that may leave the cwd
+  {"delete": "rel/path"}               a delete tool call (asks permission)
+  {"move": {"from": "a", "to": "b"}}   a move tool call (asks permission)
   {"run": "shell command"}             an execute tool call (asks permission)
   {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
   {"sleep": 250}  {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
@@ -63,8 +74,18 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--model <model>", "the model the agent should use; the run fails if the agent reports another")
     .option("--script <file>", "the JSON script the fake agent plays")
     .option("--json", "print every durable event as NDJSON on stdout, and nothing else")
-    .addHelpText("after", STEPS_HELP)
-    .action(action(async (task: string | undefined, opts: { agent?: string; script?: string; model?: string; json?: boolean }) => (await import("./commands/run.ts")).runCommand(context(), task, opts)));
+    .option("--base <ref>", "start the run's branch from this branch, tag or commit instead of HEAD")
+    .option(
+      "--include-dirty",
+      "copy the repository's uncommitted changes (staged, unstaged, untracked) into the run's worktree; they are not committed until the run ends, and then become part of the run's commit",
+    )
+    .option("--in-place", "work in the repository itself: no worktree, no branch, no commit")
+    .addHelpText("after", WORKSPACE_HELP + STEPS_HELP)
+    .action(
+      action(async (task: string | undefined, opts: { agent?: string; script?: string; model?: string; json?: boolean; base?: string; includeDirty?: boolean; inPlace?: boolean }) =>
+        (await import("./commands/run.ts")).runCommand(context(), task, opts),
+      ),
+    );
 
   program
     .command("agents")
@@ -103,6 +124,28 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .argument("<run>", "a run number, a run id, or a unique id prefix")
     .option("--reason <text>", "recorded in run.cancelled")
     .action(action(async (ref: string, opts: { reason?: string }) => (await import("./commands/cancel.ts")).cancelCommand(context(), ref, opts)));
+
+  program
+    .command("diff")
+    .description("Show a run's change: its commit against its base, or the uncommitted changes while it runs or in place.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .option("--stat", "a summary of the files changed instead of the diff")
+    .action(action(async (ref: string, opts: { stat?: boolean }) => (await import("./commands/diff.ts")).diffCommand(context(), ref, opts)));
+
+  program
+    .command("clean")
+    .description(
+      "Remove the worktrees of finished runs (all of them, or RUN), prune git's worktree list, and delete each run's branch when it holds nothing unmerged into its base.",
+    )
+    .argument("[run]", "a run number, a run id, or a unique id prefix (default: every finished run)")
+    .action(action(async (ref: string | undefined) => (await import("./commands/clean.ts")).cleanCommand(context(), ref)));
+
+  program
+    .command("trace")
+    .description("Print the complete output of one tool call of a run, from the run's trace store.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .argument("<call>", "the tool call id (as in tool.started and tool.completed)")
+    .action(action(async (ref: string, call: string) => (await import("./commands/trace.ts")).traceCommand(context(), ref, call)));
 
   program
     .command("schema")

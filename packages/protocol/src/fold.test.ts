@@ -329,3 +329,16 @@ test("applyEvent updates the state in place", () => {
   assert.equal(state.counts.turns, 1);
   assert.equal(state.last_seq, 1);
 });
+
+test("workspace.ready and git.committed give the run its workspace, branch and commit", () => {
+  const state = foldRun(logOf([[...created], [...started], ["workspace.ready", SAMPLE_DATA["workspace.ready"]], ["git.committed", SAMPLE_DATA["git.committed"]]]));
+  assert.deepEqual(state.workspace, {
+    kind: "worktree",
+    path: "/tmp/repo/.baton/worktrees/7-fix-the-flaky-date-test",
+    branch: "baton/7-fix-the-flaky-date-test",
+    base: "main",
+    base_sha: "0123abcd",
+  });
+  assert.deepEqual(state.commit, { sha: "89abcdef", branch: "baton/7-fix-the-flaky-date-test", message: "Fix the flaky date test", files: 2 });
+  assert.deepEqual(state.warnings, []);
+});

@@ -22,6 +22,10 @@ export type RunState = {
   error?: ErrorInfo;
   stopped_by?: string;
   cancelled_by?: string;
+  /** Where the run worked, from `workspace.ready`. */
+  workspace?: { kind: string; path: string; branch?: string; base?: string; base_sha?: string };
+  /** The run's commit, from `git.committed`. */
+  commit?: { sha: string; branch: string; message: string; files: number };
   last_seq: number;
   counts: {
     events: number;
@@ -160,6 +164,23 @@ export function applyEvent(state: RunState, event: Envelope): void {
     }
     case "permission.requested":
       state.counts.permissions += 1;
+      break;
+    case "workspace.ready": {
+      const workspace: NonNullable<RunState["workspace"]> = { kind: str(data["kind"]) ?? "unknown", path: str(data["path"]) ?? "" };
+      for (const key of ["branch", "base", "base_sha"] as const) {
+        const value = str(data[key]);
+        if (value !== undefined) workspace[key] = value;
+      }
+      state.workspace = workspace;
+      break;
+    }
+    case "git.committed":
+      state.commit = {
+        sha: str(data["sha"]) ?? "",
+        branch: str(data["branch"]) ?? "",
+        message: str(data["message"]) ?? "",
+        files: Array.isArray(data["files"]) ? data["files"].length : 0,
+      };
       break;
     case "usage.updated":
       applyUsage(state, data, warn);

@@ -23,11 +23,12 @@ export async function demoCommand(ctx: CliContext, options: { json?: boolean }):
   for (const args of [["init", "-q", "-b", "main"], ["add", "README.md"], ["-c", "user.name=Baton Demo", "-c", "user.email=demo@baton.invalid", "commit", "-q", "-m", "Sample project"]]) {
     await git("git", args, { cwd: dir });
   }
-  const scriptPath = join(dir, ".baton-demo-script.json");
-  await writeFile(scriptPath, `${JSON.stringify(demoScript, null, 2)}\n`);
   const inDemo: CliContext = { ...ctx, cwd: dir };
   if (!options.json) ctx.stdout.write(`Demo repository: ${dir}\n`);
   await initCommand({ ...inDemo, stdout: options.json ? ctx.stderr : ctx.stdout }, { hints: false });
+  // Inside .baton/ (ignored), so the repository stays clean for the run's worktree.
+  const scriptPath = join(dir, ".baton", "demo-script.json");
+  await writeFile(scriptPath, `${JSON.stringify(demoScript, null, 2)}\n`);
   const code = await runCommand(inDemo, DEMO_TASK, { agent: "fake", script: scriptPath, json: options.json ?? false, hints: false });
   if (!options.json) {
     ctx.stdout.write(
@@ -37,7 +38,7 @@ export async function demoCommand(ctx: CliContext, options: { json?: boolean }):
         `  npm run baton -- -C ${dir} runs          # the run list`,
         `  npm run baton -- -C ${dir} show 1        # status, usage, cost, counts`,
         `  npm run baton -- -C ${dir} events 1      # every event, by seq`,
-        `  cat ${join(dir, "greet.js")}             # what the agent wrote`,
+        `  npm run baton -- -C ${dir} diff 1        # what the agent wrote, committed on its branch`,
         "",
       ].join("\n"),
     );

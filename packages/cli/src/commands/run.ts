@@ -7,6 +7,7 @@ import {
   loadConfig,
   openStore,
   prepareAgentLaunch,
+  planWorkspace,
   Redactor,
   secretsFromEnv,
   type AgentRegistry,
@@ -21,7 +22,19 @@ import { locateProject, type Project } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";
 import { VERSION } from "../version.ts";
 
-export type RunOptions = { agent?: string; script?: string; model?: string; json?: boolean; hints?: boolean };
+export type RunOptions = {
+  agent?: string;
+  script?: string;
+  model?: string;
+  json?: boolean;
+  hints?: boolean;
+  /** Workspace: start the run's branch from this ref instead of HEAD. */
+  base?: string;
+  /** Workspace: copy the repository's uncommitted changes into the run's worktree. */
+  includeDirty?: boolean;
+  /** Workspace: work in the repository itself, with no worktree and no commit. */
+  inPlace?: boolean;
+};
 
 export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions): Promise<number> {
   const project = await locateProject(ctx.cwd);
@@ -30,6 +43,14 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   const task = taskArg ?? agent.defaultTask ?? "";
   if (task.trim().length === 0) throw new BatonError("usage", taskArg === undefined ? "no task given" : "the task is empty", { hint: "pass the task as the first argument" });
   const repo = await describeRepo(project.root);
+  // Checked before the run exists: a bad base or a dirty tree changes nothing.
+  const workspace = await planWorkspace({
+    root: project.root,
+    batonDir: project.batonDir,
+    ...(options.base === undefined ? {} : { base: options.base }),
+    includeDirty: options.includeDirty === true,
+    inPlace: options.inPlace === true || (config.workspace.mode === "in_place" && options.base === undefined && options.includeDirty !== true),
+  });
 
   await using store = await openStore(project.batonDir);
   const writer = await store.createRun();
@@ -43,8 +64,10 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
       command: { command: agent.launch.command, args: agent.launch.args, env: agent.launch.env },
       setup: agent.launch.session,
       repo,
-      cwd: project.root,
+      workspace,
       rules: config.permissions.rules,
+      builtinRules: config.permissions.builtin_rules,
+      maxOutputChars: config.trace.max_output_chars,
       cancelGraceMs: config.session.cancel_grace_ms,
       redactor: new Redactor(secretsFromEnv(ctx.env)),
       signal: ctx.signal,

@@ -30,6 +30,19 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
     `events:    ${state.counts.events} · turns ${state.counts.turns} · messages ${state.counts.messages} · tool calls ${state.counts.tool_calls} (${state.counts.tool_failures} failed) · permissions ${state.counts.permissions}`,
     `log:       ${store.eventsPath(run.id)}`,
   ];
+  const workspace = state.workspace;
+  if (workspace !== undefined) {
+    lines.push(
+      workspace.kind === "worktree"
+        ? `workspace: ${workspace.path}\nbranch:    ${workspace.branch ?? "-"} (from ${workspace.base ?? "?"} @ ${(workspace.base_sha ?? "").slice(0, 12)})`
+        : `workspace: in place ${workspace.path}`,
+    );
+  }
+  if (state.commit !== undefined) {
+    lines.push(`commit:    ${state.commit.sha.slice(0, 12)} on ${state.commit.branch} · ${state.commit.files} ${state.commit.files === 1 ? "file" : "files"} · ${state.commit.message}`);
+  } else if (workspace?.kind === "worktree" && (state.status === "succeeded" || state.status === "failed" || state.status === "cancelled")) {
+    lines.push("commit:    none (nothing changed)");
+  }
   for (const warning of state.warnings) lines.push(style("yellow", `warning:   ${warning}`));
   ctx.stdout.write(`${lines.join("\n")}\n`);
   return EXIT.succeeded;

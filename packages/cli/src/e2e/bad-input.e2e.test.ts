@@ -103,7 +103,7 @@ test("baton --help and baton run --help exit 0 and explain the commands, the scr
   const dir = await testTempDir("cli-help-");
   const help = await runBaton(dir, ["--help"]);
   assert.equal(help.code, 0, help.stderr);
-  for (const command of ["init", "run", "runs", "show", "events", "cancel", "schema", "demo"]) {
+  for (const command of ["init", "run", "runs", "show", "events", "cancel", "diff", "clean", "trace", "schema", "demo"]) {
     assert.match(help.stdout, new RegExp(`^  ${command}\\b`, "m"), `lists ${command}`);
   }
   assert.match(help.stdout, /Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled/);

@@ -4,7 +4,7 @@
 // with generous timeouts; nothing relies on how long a step takes.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -69,10 +69,23 @@ export async function makeRepo(prefix: string, options: { init?: boolean } = {})
   return repo;
 }
 
-/** Writes a fake-agent script into the repository and returns its absolute path. */
+/**
+ * Writes a fake-agent script into the repository and returns its absolute path. The script is
+ * a fixture, not the user's work: it is listed in `.git/info/exclude`, so the repository stays
+ * clean and a run in its own worktree is not refused as dirty.
+ */
 export async function writeScript(repo: string, name: string, script: ScriptInput): Promise<string> {
   const path = join(repo, name);
   await writeFile(path, `${JSON.stringify(script, null, 2)}\n`);
+  await appendFile(join(repo, ".git", "info", "exclude"), `/${name}\n`);
+  return path;
+}
+
+/** The `workspace.ready` path of a run: where its agent worked (its worktree, or the repository). */
+export async function workspacePath(repo: string, runId: string): Promise<string> {
+  const ready = (await readEvents(repo, runId)).find((event) => event.type === "workspace.ready");
+  const path = (ready?.data as { path?: unknown } | undefined)?.path;
+  if (typeof path !== "string") throw new Error(`run ${runId} has no workspace.ready with a path`);
   return path;
 }
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { eventsOfType, git, linesOf, makeRepo, runBaton, writeScript } from "./cli-harness.ts";
+import { eventsOfType, git, linesOf, makeRepo, runBaton, workspacePath, writeScript } from "./cli-harness.ts";
 import type { Envelope } from "@baton/protocol";
 
 const NO_RM_RULE = `
@@ -35,11 +35,12 @@ test("a deny rule in config.toml rejects a matching command (rule no-rm); an edi
   assert.equal(rmDone.length, 1);
   assert.equal(rmDone[0]?.data["status"], "failed");
   assert.equal(rmDone[0]?.data["is_error"], true);
-  assert.equal(await readFile(join(repo, "x"), "utf8"), "keep me\n", "the command did not run");
+  const worktree = await workspacePath(repo, events[0]?.run ?? "");
+  assert.equal(await readFile(join(worktree, "x"), "utf8"), "keep me\n", "the command did not run");
 
-  assert.deepEqual(resolvedFor(write?.data["call"]).map((event) => [event.data["decision"], event.data["rule"]]), [["allow_once", "default"]]);
+  assert.deepEqual(resolvedFor(write?.data["call"]).map((event) => [event.data["decision"], event.data["rule"]]), [["allow_once", "default:allow"]]);
   assert.equal(completedFor(write?.data["call"])[0]?.data["status"], "completed");
-  assert.ok((await stat(join(repo, "allowed.txt"))).isFile());
+  assert.ok((await stat(join(worktree, "allowed.txt"))).isFile());
   assert.equal(events.at(-1)?.type, "run.completed");
 
   const show = await runBaton(repo, ["show", "1"]);

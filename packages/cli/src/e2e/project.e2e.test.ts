@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { loadConfig } from "@baton/engine";
+import { loadConfig, parseConfig } from "@baton/engine";
 import { testTempDir } from "@baton/protocol/testing";
-import { cliEnv, git, makeRepo, readEvents, runBaton } from "./cli-harness.ts";
+import { cliEnv, git, makeRepo, readEvents, runBaton, workspacePath } from "./cli-harness.ts";
 
 const SCHEMA_FILE = fileURLToPath(new URL("../../../../docs/schema/events.v1.json", import.meta.url));
 
@@ -21,7 +21,7 @@ test("baton init creates .baton/ with config.toml and .gitignore; a second init 
   assert.deepEqual((await readdir(batonDir)).filter((name) => name !== "runs").sort(), [".gitignore", "config.toml"]);
   const config = await readFile(join(batonDir, "config.toml"), "utf8");
   const ignore = await readFile(join(batonDir, ".gitignore"), "utf8");
-  assert.deepEqual(await loadConfig(batonDir), { permissions: { rules: [] }, session: { cancel_grace_ms: 5000 } }, "the commented config parses to the defaults");
+  assert.deepEqual(await loadConfig(batonDir), parseConfig("", "empty.toml"), "the commented config parses to the defaults");
   // Only the settings are shared through git; run state stays out of it.
   assert.deepEqual((await git(repo, "status", "--porcelain", "--untracked-files=all")).trim().split("\n").sort(), ["?? .baton/.gitignore", "?? .baton/config.toml"]);
 
@@ -52,12 +52,17 @@ test("baton demo runs the scripted agent in a throwaway repository; greet.js is 
   assert.ok(demoRepo !== undefined && demoRepo.startsWith(tmp), `the demo repository is under ${tmp}`);
   assert.match(result.stdout, /✔ succeeded · 4,210 in \/ 538 out tokens · \$0\.0207/);
   assert.match(result.stdout, /Where to look next:/);
-  const greeting = await promisify(execFile)(process.execPath, ["greet.js", "Ada"], { cwd: demoRepo });
-  assert.equal(greeting.stdout, "Hello, Ada!\n");
   const [runId, ...others] = await readdir(join(demoRepo, ".baton", "runs"));
   assert.deepEqual(others, []);
   const events = await readEvents(demoRepo, runId as string);
   assert.equal(events.at(-1)?.type, "run.completed");
+  // The agent worked in the run's own worktree, and Baton committed greet.js on its branch.
+  const worktree = await workspacePath(demoRepo, runId as string);
+  const greeting = await promisify(execFile)(process.execPath, ["greet.js", "Ada"], { cwd: worktree });
+  assert.equal(greeting.stdout, "Hello, Ada!\n");
+  const committed = events.find((event) => event.type === "git.committed")?.data as { branch?: string; files?: Array<{ path: string }> } | undefined;
+  assert.ok(committed?.files?.some((file) => file.path === "greet.js"), "greet.js is in the run's commit");
+  assert.match(await git(demoRepo, "show", `${committed?.branch ?? ""}:greet.js`), /Hello/);
 
   const show = await runBaton(demoRepo, ["show", "1"]);
   assert.match(show.stdout, /^status: +succeeded$/m);

@@ -13,6 +13,7 @@ import {
   readTranscript,
   runBaton,
   sessionUpdates,
+  workspacePath,
   writeScript,
 } from "./cli-harness.ts";
 
@@ -90,7 +91,7 @@ test("baton run --json prints only the run's durable events as NDJSON, seq 1..N,
     const resolved = eventsOfType(events, "permission.resolved").filter((event) => event.data["call"] === call);
     assert.equal(requested.length, 1);
     assert.equal(resolved.length, 1);
-    assert.deepEqual([resolved[0]?.data["decision"], resolved[0]?.data["rule"], resolved[0]?.data["by"]], ["allow_once", "default", "policy"]);
+    assert.deepEqual([resolved[0]?.data["decision"], resolved[0]?.data["rule"], resolved[0]?.data["by"]], ["allow_once", "default:allow", "policy"]);
     assert.ok((requested[0]?.seq ?? 0) < (resolved[0]?.seq ?? 0) && (resolved[0]?.seq ?? 0) < (completed.seq ?? 0));
   }
   const execute = eventsOfType(events, "tool.completed").find((event) => event.data["call"] === started[1]?.data["call"]);
@@ -101,7 +102,7 @@ test("baton run --json prints only the run's durable events as NDJSON, seq 1..N,
   assert.match(String(edit?.data["preview"]), /^--- \/dev\/null\n\+\+\+ b\/notes\/hello\.txt\n/, "the diff names the file relative to the repository");
 
   assert.deepEqual(eventsOfType(events, "file.changed").map((event) => event.data), [{ path: "notes/hello.txt", change: "added" }]);
-  assert.equal(await readFile(join(repo, "notes", "hello.txt"), "utf8"), WRITTEN, "the agent really wrote the file");
+  assert.equal(await readFile(join(await workspacePath(repo, runId), "notes", "hello.txt"), "utf8"), WRITTEN, "the agent really wrote the file, in its worktree");
 
   const usage = eventsOfType(events, "usage.updated");
   assert.ok(usage.some((event) => event.data["cost_usd"] === 0.0123));
@@ -134,13 +135,15 @@ test("baton run without --json shows messages, tool calls with duration and exit
   assert.match(out, /task: Write a greeting\n/);
   assert.ok(out.includes(SAID), "the streamed message, whole");
   assert.ok(out.includes("All done."));
-  assert.match(out, /⚙ edit Write notes\/hello\.txt\n\s+permission: allow_once \(rule default\)\n\s+✓ completed · \d+(\.\d)? (ms|s)\n/);
-  assert.match(out, /⚙ execute Run cat notes\/hello\.txt\n\s+permission: allow_once \(rule default\)\n\s+✓ completed · exit 0 · \d+(\.\d)? (ms|s)\n/);
-  assert.match(out, /⚙ execute Run echo checking >&2; exit 4\n\s+permission: allow_once \(rule default\)\n\s+✗ failed · exit 4 · \d+(\.\d)? (ms|s)\n/);
+  assert.match(out, /⚙ edit Write notes\/hello\.txt\n\s+permission: allow_once \(rule default:allow\)\n\s+✓ completed · \d+(\.\d)? (ms|s)\n/);
+  assert.match(out, /⚙ execute Run cat notes\/hello\.txt\n\s+permission: allow_once \(rule default:allow\)\n\s+✓ completed · exit 0 · \d+(\.\d)? (ms|s)\n/);
+  assert.match(out, /⚙ execute Run echo checking >&2; exit 4\n\s+permission: allow_once \(rule default:allow\)\n\s+✗ failed · exit 4 · \d+(\.\d)? (ms|s)\n/);
   assert.match(out, /\n✔ succeeded · 1,200 in \/ 340 out tokens · \$0\.0123 · \d+(\.\d)? (ms|s)\n/);
   assert.match(out, /\nNext: baton show 1 · baton events 1 · .*events\.jsonl\n$/);
   assert.ok(!out.includes('{"v":'), "no raw envelopes in the human view");
-  assert.equal(await readFile(join(repo, "notes", "hello.txt"), "utf8"), WRITTEN);
+  assert.match(out, /\n  workspace: worktree .*\.baton\/worktrees\/1-write-a-greeting on baton\/1-write-a-greeting from main @ [0-9a-f]{12}\n/);
+  assert.match(out, /\n  ● committed [0-9a-f]{12} on baton\/1-write-a-greeting · 1 file · Write a greeting\n/);
+  assert.equal(await readFile(join(await workspacePath(repo, await onlyRunId(repo)), "notes", "hello.txt"), "utf8"), WRITTEN);
 });
 
 test("an unknown ACP update and an extension notification become runner.event with native_type only; the run succeeds", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REDACTED } from "@baton/engine";
@@ -14,10 +14,12 @@ import {
   readTranscript,
   readTranscriptText,
   runBaton,
+  runsDir,
   sessionUpdates,
   startBaton,
   waitForAgentGroup,
   killGroup,
+  workspacePath,
   writeScript,
 } from "./cli-harness.ts";
 
@@ -51,8 +53,14 @@ test("a secret from the environment appears nowhere in events.jsonl or acp.jsonl
   assert.ok(!result.stdout.includes(secret), "--json output does not hold the secret");
   assert.ok(eventsBytes.includes(REDACTED));
   assert.ok(transcriptBytes.includes(REDACTED));
-  // The agent really worked with the value: only the records are scrubbed.
-  assert.equal(await readFile(join(repo, "config", "token.txt"), "utf8"), `token=${secret}\n`);
+  // The agent really worked with the value (in its worktree): only the records are scrubbed.
+  assert.equal(await readFile(join(await workspacePath(repo, runId), "config", "token.txt"), "utf8"), `token=${secret}\n`);
+  // The trace store keeps whole outputs, redacted the same way.
+  const outputsDir = join(runsDir(repo), runId, "outputs");
+  const outputs = await Promise.all((await readdir(outputsDir)).map((name) => readFile(join(outputsDir, name), "utf8")));
+  assert.ok(outputs.length >= 4, "every tool call's output is in the trace store");
+  assert.ok(outputs.every((text) => !text.includes(secret)), "no trace file holds the secret");
+  assert.ok(outputs.some((text) => text.includes(`token=${REDACTED}`)), "the write's diff is traced, redacted");
 
   // The message reached Baton split across chunks, no one of which holds the whole secret: the
   // case the stream redactor exists for. acp.jsonl keeps a record per chunk, each scrubbed of
@@ -69,8 +77,8 @@ test("a secret from the environment appears nowhere in events.jsonl or acp.jsonl
   assert.deepEqual(eventsOfType(events, "agent.message").map((event) => event.data["text"]), [`The token is ${REDACTED} and nothing else.`, "Done."]);
   const write = eventsOfType(events, "tool.started").find((event) => event.data["kind"] === "edit");
   assert.deepEqual(write?.data["input"], { path: "config/token.txt", content: `token=${REDACTED}\n` });
-  const outputs = eventsOfType(events, "tool.completed").map((event) => event.data["preview"]);
-  assert.ok(outputs.includes(`${REDACTED}\n`), "echo's output is redacted");
+  const previews = eventsOfType(events, "tool.completed").map((event) => event.data["preview"]);
+  assert.ok(previews.includes(`${REDACTED}\n`), "echo's output is redacted");
 
   // The agent's environment has no MY_API_TOKEN: `env` does not list it, and the shell sees it unset.
   const envOutput = sessionUpdates(await readTranscript(repo, runId))

@@ -32,6 +32,14 @@ export class ProgressRenderer {
         this.#line(`${s("bold", `▶ run ${num(data["number"]) ?? "?"}`)} ${s("dim", event.run)} · agent ${text(data["agent"])}`);
         this.#line(s("dim", `  task: ${firstLine(text(data["task"]), 120)}`));
         return;
+      case "workspace.ready":
+        this.#line(s("dim", `  workspace: ${workspaceLine(data)}`));
+        return;
+      case "git.committed": {
+        const files = Array.isArray(data["files"]) ? data["files"].length : 0;
+        this.#line(`  ${s("green", "●")} committed ${text(data["sha"]).slice(0, 12)} on ${text(data["branch"])} · ${files} ${files === 1 ? "file" : "files"} · ${firstLine(text(data["message"]), 72)}`);
+        return;
+      }
       case "agent.delta":
         if (data["kind"] !== "text") return;
         if (!this.#streaming) this.#out.write("  ");
@@ -106,6 +114,15 @@ export class ProgressRenderer {
     this.#endStream();
     this.#out.write(`${line}\n`);
   }
+}
+
+/** `worktree .baton/worktrees/3-x on baton/3-x from main @ 0123abcd`, or `in place /repo`. */
+export function workspaceLine(data: Data): string {
+  if (data["kind"] !== "worktree") return `in place ${text(data["path"])}`;
+  const base = text(data["base"]);
+  const sha = text(data["base_sha"]).slice(0, 12);
+  const from = base !== "" && base !== text(data["base_sha"]) ? `${base} @ ${sha}` : sha;
+  return `worktree ${text(data["path"])} on ${text(data["branch"])} from ${from}`;
 }
 
 function firstLine(value: string, max: number): string {

@@ -1,11 +1,12 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { Usage } from "@baton/protocol";
+import { permissionQuestion } from "../permissions/permission-question.ts";
 import { chooseOption, decidePermission, type PermissionRule } from "../permissions/policy.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { StreamRedactor, type Redactor } from "../redaction/redactor.ts";
 import { AgentProcess, type AgentCommand } from "./agent-process.ts";
-import { AcpEventMapper, type EventSink } from "./event-mapper.ts";
-import { asObject, asString } from "./json-access.ts";
+import { AcpEventMapper, type EventSink, type ToolOutputTrace } from "./event-mapper.ts";
+import { asObject } from "./json-access.ts";
 import { setUpSession } from "./session-setup.ts";
 import { tapStreams } from "./tap.ts";
 import { AcpTranscript } from "./transcript.ts";
@@ -18,6 +19,10 @@ export type SessionOptions = {
   redactor: Redactor;
   transcriptPath: string;
   rules: readonly PermissionRule[];
+  /** False turns off the built-in permission rules (no git push, no edits outside the workspace). */
+  builtinRules?: boolean;
+  /** Where complete tool outputs go; none: previews only. */
+  trace?: ToolOutputTrace;
   /** After `session/cancel`, how long the agent gets to end its turn before it is signalled. */
   cancelGraceMs: number;
   signal: AbortSignal;
@@ -60,6 +65,8 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     cwd: options.command.cwd,
     now: () => options.now().getTime(),
     newStreamRedactor: () => new StreamRedactor(redactor),
+    redactText: (text) => redactor.redactText(text),
+    ...(options.trace === undefined ? {} : { trace: options.trace }),
   });
   const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => {
     const message = transcript.record(dir, line);
@@ -74,9 +81,9 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     .client({ name: "baton" })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       const toolCall = params.toolCall;
-      const input = asObject(toolCall.rawInput);
-      const target = asString(input?.["command"]) ?? toolCall.locations?.[0]?.path ?? asString(input?.["path"]);
-      const decision = decidePermission(options.rules, { kind: toolCall.kind ?? "other", ...(target === undefined ? {} : { target }) });
+      // The session's cwd is the workspace root: edits must stay below it.
+      const root = options.command.cwd;
+      const decision = decidePermission(options.rules, permissionQuestion(toolCall, root), { root, builtinRules: options.builtinRules !== false });
       mapper.decisions.set(toolCall.toolCallId, { rule: decision.rule, by: "policy" });
       const optionId = chooseOption(params.options, decision.action);
       return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };

@@ -7,9 +7,17 @@ type Recorded = { type: string; data: Record<string, unknown>; ephemeral: boolea
 
 function setup(secrets: string[] = []) {
   const events: Recorded[] = [];
+  const traced: Array<{ call: string; output: string }> = [];
   let clock = 1000;
   const redactor = new Redactor(secrets);
   const mapper = new AcpEventMapper({
+    trace: {
+      write: (call, output) => {
+        traced.push({ call, output });
+        return { file: `outputs/${call}.txt` };
+      },
+    },
+    redactText: (text) => redactor.redactText(text),
     sink: {
       append: (type, data) => events.push({ type, data, ephemeral: false }),
       publish: (type, data) => events.push({ type, data, ephemeral: true }),
@@ -21,7 +29,7 @@ function setup(secrets: string[] = []) {
   mapper.session = "ses_1";
   const update = (u: Record<string, unknown>) => mapper.onMessage("recv", { jsonrpc: "2.0", method: "session/update", params: { sessionId: "ses_1", update: u } });
   const chunk = (text: string, kind = "agent_message_chunk") => update({ sessionUpdate: kind, content: { type: "text", text } });
-  return { events, mapper, update, chunk, durable: () => events.filter((e) => !e.ephemeral) };
+  return { events, traced, mapper, update, chunk, durable: () => events.filter((e) => !e.ephemeral) };
 }
 
 test("chunks stream as ephemeral deltas and join into one durable message at the turn's end", () => {
@@ -145,4 +153,55 @@ test("an update before the answer to session/new is recorded under the session i
     events.map((e) => e.data),
     [{ native_type: "_auth/status_update" }, { session: "ses_early", native_type: "session/update:available_commands_update" }],
   );
+});
+
+test("a tool call's whole output goes to the trace; the event carries its file, full length and a redacted 200-character preview", () => {
+  const { update, durable, traced } = setup(["sk-live-0123456789"]);
+  const output = `key=sk-live-0123456789 ${"x".repeat(500)}`;
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "execute", rawInput: { command: "env" } });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: output } }] });
+  assert.deepEqual(traced, [{ call: "t1", output }]);
+  const completed = durable().find((e) => e.type === "tool.completed")?.data;
+  assert.equal(completed?.["output_file"], "outputs/t1.txt");
+  assert.equal(completed?.["output_chars"], output.length);
+  assert.equal(String(completed?.["preview"]).length, 200);
+  assert.match(String(completed?.["preview"]), /^key=\[REDACTED\] x+$/);
+});
+
+test("a call without output has no trace file", () => {
+  const { update, durable, traced } = setup();
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "think" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" });
+  assert.deepEqual(traced, []);
+  assert.equal(durable().find((e) => e.type === "tool.completed")?.data["output_file"], undefined);
+});
+
+test("a diff's output is a unified diff from oldText and newText", () => {
+  const { update, traced } = setup();
+  update({ sessionUpdate: "tool_call", toolCallId: "w", kind: "edit" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "w", status: "completed", content: [{ type: "diff", path: "/repo/a.txt", oldText: "1\n2\n3\n", newText: "1\ntwo\n3\n" }] });
+  assert.equal(traced[0]?.output, "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3");
+});
+
+test("file.changed: from diffs and from edit, delete and move locations; once per path and change per turn; none for a failed call", () => {
+  const { mapper, update, durable } = setup();
+  const call = (id: string, kind: string, locations: string[], status = "completed", content: unknown[] = []) => {
+    update({ sessionUpdate: "tool_call", toolCallId: id, kind, locations: locations.map((path) => ({ path })) });
+    update({ sessionUpdate: "tool_call_update", toolCallId: id, status, content });
+  };
+  mapper.beginTurn("task");
+  call("w1", "edit", ["/repo/a.txt"], "completed", [{ type: "diff", path: "/repo/a.txt", oldText: null, newText: "1" }]);
+  call("w2", "edit", ["/repo/a.txt"], "completed", [{ type: "diff", path: "/repo/a.txt", oldText: "1", newText: "2" }]);
+  call("w3", "edit", ["/repo/b.txt"]);
+  call("w4", "edit", ["/repo/b.txt"]);
+  call("d1", "delete", ["/repo/c.txt"]);
+  call("m1", "move", ["/repo/d.txt", "/repo/sub/e.txt"]);
+  call("x1", "edit", ["/repo/refused.txt"], "failed");
+  call("a1", "delete", ["/repo/a.txt"]);
+  const changes = () => durable().filter((e) => e.type === "file.changed").map((e) => `${String(e.data["change"])} ${String(e.data["path"])}`);
+  assert.deepEqual(changes(), ["added a.txt", "modified b.txt", "deleted c.txt", "deleted d.txt", "added sub/e.txt", "deleted a.txt"]);
+  mapper.beginTurn("task");
+  call("w5", "edit", ["/repo/b.txt"]);
+  assert.equal(changes().at(-1), "modified b.txt", "a new turn reports the path again");
+  assert.equal(changes().length, 7);
 });

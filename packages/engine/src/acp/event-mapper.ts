@@ -2,7 +2,10 @@ import { relative, isAbsolute } from "node:path";
 import type { Usage } from "@baton/protocol";
 import type { StreamRedactor } from "../redaction/redactor.ts";
 import { asArray, asInt, asNumber, asObject, asString, idKey, type JsonObject } from "./json-access.ts";
-import { PREVIEW_CHARS, summarizeToolContent } from "./tool-output.ts";
+import { locationChanges, PREVIEW_CHARS, summarizeToolContent, type FileChange } from "./tool-output.ts";
+
+/** Where the complete output of each tool call goes (the run's trace store). */
+export type ToolOutputTrace = { write(call: string, output: string): { file: string } | undefined };
 
 /** Where mapped events go. Durable ones get a seq from the run log; ephemeral ones do not. */
 export type EventSink = {
@@ -13,7 +16,7 @@ export type EventSink = {
 /** The decision a permission handler took, so the event can say which rule decided. */
 export type PermissionDecision = { rule: string; by: "policy" | "human" };
 
-type OpenCall = { tool: string; startedAt: number };
+type OpenCall = { tool: string; kind: string; startedAt: number; locations: string[] };
 type TextKind = "text" | "thought";
 type OpenTurn = { number: number; startedAt: number };
 
@@ -28,6 +31,13 @@ export class AcpEventMapper {
   readonly #cwd: string;
   readonly #now: () => number;
   readonly #newStream: () => StreamRedactor;
+  readonly #trace: ToolOutputTrace | undefined;
+  readonly #redactText: (text: string) => string;
+  /**
+   * The last change reported for each path in the current turn: repeated edits of a file are
+   * one `file.changed`, but a file edited and then deleted reports both.
+   */
+  readonly #changedThisTurn = new Map<string, string>();
   readonly #sentRequests = new Map<string, string>();
   readonly #permissionRequests = new Map<string, { call: string; options: JsonObject[] }>();
   readonly #calls = new Map<string, OpenCall>();
@@ -39,11 +49,21 @@ export class AcpEventMapper {
   #text: { kind: TextKind; parts: string[]; stream: StreamRedactor; messageId?: string } | undefined;
   #usage: Usage = { ...EMPTY_USAGE };
 
-  constructor(options: { sink: EventSink; cwd: string; now: () => number; newStreamRedactor: () => StreamRedactor }) {
+  constructor(options: {
+    sink: EventSink;
+    cwd: string;
+    now: () => number;
+    newStreamRedactor: () => StreamRedactor;
+    trace?: ToolOutputTrace;
+    /** Redacts a preview before it is cut, so a cut never leaves part of a secret behind. */
+    redactText?: (text: string) => string;
+  }) {
     this.#sink = options.sink;
     this.#cwd = options.cwd;
     this.#now = options.now;
     this.#newStream = options.newStreamRedactor;
+    this.#trace = options.trace;
+    this.#redactText = options.redactText ?? ((text) => text);
   }
 
   /** `runner.event` may come before any session exists (an extension notification after initialize). */
@@ -67,6 +87,7 @@ export class AcpEventMapper {
   beginTurn(reason: string): number {
     this.#turns += 1;
     this.#turn = { number: this.#turns, startedAt: this.#now() };
+    this.#changedThisTurn.clear();
     this.#sink.append("turn.started", { session: this.#session, turn: this.#turns, reason });
     return this.#turns;
   }
@@ -167,7 +188,7 @@ export class AcpEventMapper {
     if (!open) {
       const kind = asString(update["kind"]) ?? "other";
       const tool = toolName(update, kind);
-      open = { tool, startedAt: this.#now() };
+      open = { tool, kind, startedAt: this.#now(), locations: [] };
       this.#calls.set(call, open);
       const data: JsonObject = { session: this.#session, call, tool, kind };
       const title = asString(update["title"]);
@@ -177,11 +198,14 @@ export class AcpEventMapper {
       if (target !== undefined) data["target"] = target;
       this.#sink.append("tool.started", data);
     }
+    const locations = locationPaths(update["locations"]);
+    if (locations.length > 0) open.locations = locations;
     const status = asString(update["status"]);
     if (status !== "completed" && status !== "failed") return;
     this.#calls.delete(call);
     const output = summarizeToolContent(update["content"], update["rawOutput"], (path) => this.#relative(path));
-    for (const file of output.files) this.#sink.append("file.changed", { path: this.#relative(file.path), change: file.change });
+    // Only a call that completed changed anything; a refused or failed one reports no files.
+    if (status === "completed") this.#reportChanges([...output.files, ...locationChanges(open.kind, open.locations)]);
     const data: JsonObject = {
       session: this.#session,
       call,
@@ -192,8 +216,27 @@ export class AcpEventMapper {
       output_chars: output.text.length,
     };
     if (output.exitCode !== undefined) data["exit_code"] = output.exitCode;
-    if (output.text.length > 0) data["preview"] = output.text.slice(0, PREVIEW_CHARS);
+    if (output.text.length > 0) {
+      data["preview"] = this.#redactText(output.text).slice(0, PREVIEW_CHARS);
+      const traced = this.#trace?.write(call, output.text);
+      if (traced !== undefined) data["output_file"] = traced.file;
+    }
     this.#sink.append("tool.completed", data);
+  }
+
+  /** `file.changed` for each path whose change this turn is new; a call's diff wins over its locations. */
+  #reportChanges(changes: readonly FileChange[]): void {
+    const seenInCall = new Set<string>();
+    for (const change of changes) {
+      const path = this.#relative(change.path);
+      if (seenInCall.has(path)) continue;
+      seenInCall.add(path);
+      if (this.#changedThisTurn.get(path) === change.change) continue;
+      // An added file edited again in the same turn is still added, as far as the turn goes.
+      if (this.#changedThisTurn.get(path) === "added" && change.change === "modified") continue;
+      this.#changedThisTurn.set(path, change.change);
+      this.#sink.append("file.changed", { path, change: change.change });
+    }
   }
 
   #targetOf(update: JsonObject): string | undefined {
@@ -284,6 +327,13 @@ export class AcpEventMapper {
   #relative(path: string): string {
     return isAbsolute(path) ? relative(this.#cwd, path) || "." : path;
   }
+}
+
+function locationPaths(value: unknown): string[] {
+  return asArray(value).flatMap((item) => {
+    const path = asString(asObject(item)?.["path"]);
+    return path === undefined ? [] : [path];
+  });
 }
 
 function toolName(update: JsonObject, kind: string): string {

@@ -1,3 +1,4 @@
+import { unifiedDiff } from "../trace/unified-diff.ts";
 import { asArray, asInt, asObject, asString } from "./json-access.ts";
 
 /** Characters of tool output carried in an event; the rest belongs to the trace store. */
@@ -6,8 +7,9 @@ export const PREVIEW_CHARS = 200;
 export type FileChange = { path: string; change: "added" | "modified" | "deleted" };
 
 /**
- * The readable output of a tool call from its ACP content: text as is, diffs as unified-style
- * text, terminals by id. Also what the call says about files and its exit code.
+ * The readable output of a tool call from its ACP content: text as is, diffs as unified diffs
+ * (from `oldText`/`newText`), terminal output from `rawOutput`. Also the files its diffs
+ * touch and its exit code.
  */
 export function summarizeToolContent(
   content: unknown,
@@ -32,33 +34,37 @@ export function summarizeToolContent(
       const path = asString(entry["path"]) ?? "";
       const oldText = asString(entry["oldText"]);
       const newText = asString(entry["newText"]) ?? "";
-      parts.push(renderDiff(displayPath(path), oldText, newText));
+      parts.push(unifiedDiff(displayPath(path), oldText, newText));
       files.push({ path, change: oldText === undefined ? "added" : "modified" });
     } else if (entry["type"] === "terminal") {
       parts.push(`[terminal ${asString(entry["terminalId"]) ?? "?"}]`);
     }
   }
   const raw = asObject(rawOutput);
-  if (parts.length === 0) {
-    const rawText = typeof rawOutput === "string" ? rawOutput : asString(raw?.["output"] ?? raw?.["stdout"]);
-    if (rawText !== undefined) parts.push(rawText);
-  }
+  const rawText = typeof rawOutput === "string" ? rawOutput : joinDefined(asString(raw?.["output"] ?? raw?.["stdout"]), asString(raw?.["stderr"]));
+  // Terminal output the content does not already hold (agents often report it in both).
+  if (rawText !== undefined && rawText !== "" && !parts.includes(rawText)) parts.push(rawText);
   const exitCode = asInt(raw?.["exit_code"] ?? raw?.["exitCode"] ?? raw?.["code"]);
   return { text: parts.join("\n"), files, ...(exitCode === undefined ? {} : { exitCode }) };
 }
 
-/** A whole-file diff: every old line removed, every new line added. Enough for a preview. */
-function renderDiff(path: string, oldText: string | undefined, newText: string): string {
-  const header = [`--- ${oldText === undefined ? "/dev/null" : `a/${path}`}`, `+++ b/${path}`];
-  const removed = oldText === undefined ? [] : linesOf(oldText).map((line) => `-${line}`);
-  const added = linesOf(newText).map((line) => `+${line}`);
-  return [...header, ...removed, ...added].join("\n");
+function joinDefined(...texts: Array<string | undefined>): string | undefined {
+  const present = texts.filter((text): text is string => text !== undefined && text !== "");
+  return present.length === 0 ? undefined : present.join("\n");
 }
 
-/** A text's lines; the newline that ends the last line does not start another. */
-function linesOf(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  return lines;
+/**
+ * What a tool call's locations say about files, by its kind: an edit modifies, a delete
+ * deletes, a move deletes its first location and adds its second.
+ */
+export function locationChanges(kind: string, locations: readonly string[]): FileChange[] {
+  if (kind === "edit") return locations.map((path) => ({ path, change: "modified" }));
+  if (kind === "delete") return locations.map((path) => ({ path, change: "deleted" }));
+  if (kind === "move" && locations.length >= 2) {
+    return [
+      { path: locations[0] as string, change: "deleted" },
+      { path: locations[1] as string, change: "added" },
+    ];
+  }
+  return [];
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { agentConfigSchema, agentNameSchema } from "../agents/agent-entry.ts";
 import { BatonError } from "../errors.ts";
 import { permissionRuleSchema } from "../permissions/policy.ts";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "../trace/trace-store.ts";
 
 /** Project settings from `.baton/config.toml`. Every key is optional; defaults are below. */
 export const configSchema = z.strictObject({
@@ -13,8 +14,24 @@ export const configSchema = z.strictObject({
   /** Custom agents, and changes to built-in ones: see agents/agent-entry.ts. */
   agents: z.record(agentNameSchema, agentConfigSchema).optional(),
   permissions: z
-    .strictObject({ rules: z.array(permissionRuleSchema).default([]) })
-    .default({ rules: [] }),
+    .strictObject({
+      rules: z.array(permissionRuleSchema).default([]),
+      /** The built-in rules after the user's: no `git push`, no edit, delete or move outside the workspace. */
+      builtin_rules: z.boolean().default(true),
+    })
+    .default({ rules: [], builtin_rules: true }),
+  workspace: z
+    .strictObject({
+      /** `worktree`: each run in its own git worktree and branch; `in_place`: in the repository itself. */
+      mode: z.enum(["worktree", "in_place"]).default("worktree"),
+    })
+    .default({ mode: "worktree" }),
+  trace: z
+    .strictObject({
+      /** Cap on one tool call's stored output, in characters; a marker line shows the cut. */
+      max_output_chars: z.number().int().min(1_000).max(100_000_000).default(DEFAULT_MAX_OUTPUT_CHARS),
+    })
+    .default({ max_output_chars: DEFAULT_MAX_OUTPUT_CHARS }),
   session: z
     .strictObject({
       /** How long an agent gets to end its turn after `session/cancel` before it is signalled. */
@@ -69,6 +86,17 @@ export const DEFAULT_CONFIG_TEXT = `# Baton project settings. Every key is optio
 # How long an agent gets to end its turn after a cancel before it is signalled (ms).
 cancel_grace_ms = 5000
 
+[workspace]
+# worktree: each run works in its own git worktree (.baton/worktrees/) on its own
+# branch baton/<number>-<slug>, and Baton commits its changes there at the end.
+# in_place: runs work in the repository itself and nothing is committed.
+mode = "worktree"
+
+[trace]
+# The complete output of each tool call is kept in .baton/runs/<run>/outputs/,
+# cut at this many characters (a marker line shows where).
+max_output_chars = 100000
+
 # A custom agent, or changes to a built-in one ([agents.claude] …): see the README.
 # [agents.my-agent]
 # command = "my-agent"             # looked up on PATH (and BATON_AGENT_PATH)
@@ -79,8 +107,13 @@ cancel_grace_ms = 5000
 # model = { via = "env", name = "MY_AGENT_MODEL" }  # or via = "config_option" | "session_model"
 
 # Permission requests from agents are answered by rules, first match wins.
-# With no matching rule the tool call is allowed once. Each decision is recorded
-# in the run's events with the rule that made it.
+# After your rules come the built-in ones: default:no-git-push (no execute of
+# git push) and default:outside-worktree (no edit, delete or move of a path
+# outside the run's workspace); then default:allow (allowed once). Each decision
+# is recorded in the run's events with the rule that made it.
+#
+# [permissions]
+# builtin_rules = true    # false turns the built-in rules off
 #
 # [[permissions.rules]]
 # name = "no-push"        # recorded with each decision this rule makes

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BUILTIN_RULES, type PolicyContext } from "./builtin-rules.ts";
 
 export const permissionRuleSchema = z.strictObject({
   name: z.string().min(1),
@@ -10,19 +11,34 @@ export const permissionRuleSchema = z.strictObject({
 });
 export type PermissionRule = z.infer<typeof permissionRuleSchema>;
 
-/** What the policy is asked about: the tool call as the agent described it. */
-export type PermissionQuestion = { kind: string; target?: string };
+/**
+ * What the policy is asked about: the tool call as the agent described it. `target` is the
+ * command, or the first path (relative to the workspace when inside it); `paths` are every
+ * path the call names, as the agent gave them.
+ */
+export type PermissionQuestion = { kind: string; target?: string; paths?: readonly string[] };
 export type PolicyDecision = { action: "allow" | "deny"; rule: string };
+export type { PolicyContext } from "./builtin-rules.ts";
 
-/** The rule that decides when no configured rule matches. */
-export const DEFAULT_RULE: PolicyDecision = { action: "allow", rule: "default" };
+/** The rule that decides when neither a configured rule nor a built-in one matches. */
+export const DEFAULT_RULE: PolicyDecision = { action: "allow", rule: "default:allow" };
 
-/** The first rule that matches decides; with none, the call is allowed once. */
-export function decidePermission(rules: readonly PermissionRule[], question: PermissionQuestion): PolicyDecision {
+/**
+ * The user's rules first (the first match decides), then the built-in ones (no `git push`, no
+ * edit, delete or move outside the workspace) unless turned off, then allow once.
+ *
+ * @example decidePermission([], { kind: "execute", target: "git push" }, { root: "/repo" }) // => { action: "deny", rule: "default:no-git-push" }
+ */
+export function decidePermission(rules: readonly PermissionRule[], question: PermissionQuestion, context: PolicyContext = {}): PolicyDecision {
   for (const rule of rules) {
     if (rule.kind !== undefined && rule.kind !== question.kind) continue;
     if (rule.pattern !== undefined && !globMatches(rule.pattern, question.target ?? "")) continue;
     return { action: rule.action, rule: rule.name };
+  }
+  if (context.builtinRules !== false) {
+    for (const rule of BUILTIN_RULES) {
+      if (rule.matches(question, context)) return { action: "deny", rule: rule.name };
+    }
   }
   return DEFAULT_RULE;
 }

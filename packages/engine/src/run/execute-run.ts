@@ -8,19 +8,28 @@ import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
+import { TraceStore } from "../trace/trace-store.ts";
+import type { Workspace } from "../workspace/open-workspace.ts";
+import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { watchCancelRequest, type CancelRequest } from "./cancel-request.ts";
 import { RunSink, type RunLogWriter } from "./run-sink.ts";
+import { commitRunWork, readyWorkspace } from "./workspace-steps.ts";
 
 export type RunRequest = {
   task: string;
   agentName: string;
-  /** The agent's command; it runs in `cwd`. */
+  /** The agent's command; it runs in the run's workspace. */
   command: Omit<AgentCommand, "cwd">;
   /** Model delivery, session mode and quirks from the agent's registry entry (`--model`). */
   setup?: SessionSetup;
   repo: RepoInfo;
-  cwd: string;
+  /** Where the run works (from `planWorkspace`, checked before the run was created). */
+  workspace: WorkspacePlan;
   rules: readonly PermissionRule[];
+  /** False turns off the built-in permission rules. */
+  builtinRules?: boolean;
+  /** Cap on each stored tool output (`[trace] max_output_chars`). */
+  maxOutputChars?: number;
   cancelGraceMs: number;
   redactor: Redactor;
   /** Aborting it cancels the run; its reason may be a {@link CancelRequest}. */
@@ -69,8 +78,18 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   try {
     sink.append("run.created", { number: writer.number, task: request.task, agent: request.agentName, repo: request.repo });
     sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
-    sink.append("workspace.ready", { path: request.cwd, kind: "in_place" });
-    const outcome = await runSession(sink, writer, request, cancel.signal);
+    const workspace = await readyWorkspace(sink, request.workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
+    if ("code" in workspace) {
+      sink.append("run.failed", { error: workspace });
+      return (result = { ...result, status: "failed", error: workspace });
+    }
+    let outcome = await runSession(sink, writer, request, workspace, cancel.signal);
+    // Whatever the outcome, what the agent wrote is kept: committed on the run's branch.
+    const commit = await commitRunWork(sink, workspace, { runId: writer.runId, number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not commit"));
+    if (commit !== undefined && "code" in commit) {
+      sink.append("log", { level: "error", code: commit.code, message: commit.message });
+      if (outcome.kind === "completed") outcome = { kind: "failed", error: commit, usage: outcome.usage, turns: outcome.turns };
+    }
     const totals = { usage: outcome.usage, duration_ms: request.now().getTime() - started };
     if (outcome.kind === "cancelled") {
       const by = cancelRequest ?? { by: "user" };
@@ -90,6 +109,7 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
         ...(sink.state.cost_usd === undefined ? {} : { cost_usd: sink.state.cost_usd }),
         active_ms: totals.duration_ms,
         duration_ms: totals.duration_ms,
+        ...(commit === undefined || "code" in commit ? {} : { commit: commit.sha }),
       });
       result = { ...result, status: "succeeded" };
     }
@@ -101,17 +121,24 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   return result;
 }
 
-async function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, signal: AbortSignal): Promise<SessionOutcome> {
+function failure(error: unknown, doing: string): { code: string; message: string } {
+  if (isBatonError(error)) return { code: error.code, message: error.toLine() };
+  return { code: "internal", message: `Baton ${doing}: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+async function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, workspace: Workspace, signal: AbortSignal): Promise<SessionOutcome> {
   const empty: Usage = { input_tokens: 0, output_tokens: 0 };
   try {
     return await runAgentSession({
       agentName: request.agentName,
-      command: { ...request.command, cwd: request.cwd },
+      command: { ...request.command, cwd: workspace.path },
       task: request.task,
       sink,
       redactor: request.redactor,
       transcriptPath: join(writer.dir, "acp.jsonl"),
       rules: request.rules,
+      builtinRules: request.builtinRules !== false,
+      trace: new TraceStore({ runDir: writer.dir, redactor: request.redactor, ...(request.maxOutputChars === undefined ? {} : { maxChars: request.maxOutputChars }) }),
       cancelGraceMs: request.cancelGraceMs,
       signal,
       now: request.now,

@@ -72,8 +72,11 @@ export const toolCompleted = defineEvent(
     duration_ms: z.number().int().min(0),
     exit_code: z.number().int().optional(),
     timed_out: z.boolean().optional(),
+    /** Length of the complete output, before any cut. */
     output_chars: z.number().int().min(0),
+    /** The first 200 characters of the output, redacted. */
     preview: z.string().optional(),
+    /** The trace-store file holding the whole output (capped, redacted), relative to the run's directory; absent when there was no output or it could not be written. */
     output_file: z.string().optional(),
   }),
 );

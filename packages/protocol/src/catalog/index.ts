@@ -18,6 +18,7 @@ export const catalog = [
   run.log,
   workspace.workspaceReady,
   workspace.fileChanged,
+  workspace.gitCommitted,
   agent.agentStarted,
   agent.turnStarted,
   agent.agentDelta,

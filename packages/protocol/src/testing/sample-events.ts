@@ -40,8 +40,26 @@ export const SAMPLE_DATA: { [T in EventType]: EventData<T> } = {
   },
   "run.cancelled": { by: "human", reason: "wrong task" },
   log: { level: "warn", code: "config_default", message: "no model configured; using the agent's" },
-  "workspace.ready": { path: "/tmp/repo/.baton/worktrees/r", kind: "worktree", branch: "baton/7-fix", base_branch: "main", base_sha: "0123abcd" },
+  "workspace.ready": {
+    path: "/tmp/repo/.baton/worktrees/7-fix-the-flaky-date-test",
+    kind: "worktree",
+    branch: "baton/7-fix-the-flaky-date-test",
+    base: "main",
+    base_branch: "main",
+    base_sha: "0123abcd",
+    included_dirty: ["notes.txt"],
+  },
   "file.changed": { path: "src/date.ts", change: "modified" },
+  "git.committed": {
+    sha: "89abcdef",
+    branch: "baton/7-fix-the-flaky-date-test",
+    message: "Fix the flaky date test",
+    files: [
+      { path: "src/date.ts", change: "modified" },
+      { path: "src/clock.ts", change: "renamed", from: "src/time.ts" },
+    ],
+    stage: "agent",
+  },
   "agent.started": {
     session: "ses_1",
     agent: "fake",
@@ -74,7 +92,7 @@ export const SAMPLE_DATA: { [T in EventType]: EventData<T> } = {
     timed_out: false,
     output_chars: 12,
     preview: "wrote 1 file",
-    output_file: ".baton/runs/r/outputs/c_3f9a1b2c4d5e.txt",
+    output_file: "outputs/c_3f9a1b2c4d5e.txt",
   },
   "plan.updated": {
     session: "ses_1",

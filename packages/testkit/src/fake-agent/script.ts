@@ -22,6 +22,13 @@ export const stepValueSchemas = {
     path: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
     content: z.string(),
   }),
+  /** A write that may leave the session's cwd (absolute, or with `..`): for testing permission policies. */
+  write_anywhere: z.strictObject({ path: z.string().min(1), content: z.string() }),
+  delete: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
+  move: z.strictObject({
+    from: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
+    to: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
+  }),
   run: z.string().min(1),
   usage: z.strictObject({
     input_tokens: z.int().nonnegative().optional(),
@@ -51,6 +58,9 @@ export const stepSchema = z.union([
   z.strictObject({ think: stepValueSchemas.think }),
   z.strictObject({ plan: stepValueSchemas.plan }),
   z.strictObject({ write: stepValueSchemas.write }),
+  z.strictObject({ write_anywhere: stepValueSchemas.write_anywhere }),
+  z.strictObject({ delete: stepValueSchemas.delete }),
+  z.strictObject({ move: stepValueSchemas.move }),
   z.strictObject({ run: stepValueSchemas.run }),
   z.strictObject({ usage: stepValueSchemas.usage }),
   z.strictObject({ sleep: stepValueSchemas.sleep }),

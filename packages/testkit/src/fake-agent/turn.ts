@@ -6,6 +6,7 @@ import { floodMessages, streamText } from "./text-steps.ts";
 import { sendUpdate } from "./turn-context.ts";
 import type { StepOutcome, TurnContext } from "./turn-context.ts";
 import { reportUsage } from "./usage-step.ts";
+import { playDelete, playMove } from "./file-steps.ts";
 import { playWrite } from "./write-step.ts";
 
 /** How a turn ends: the prompt response, or the JSON-RPC error to answer the prompt with. */
@@ -44,6 +45,9 @@ async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
     const entries = step.plan.map((entry) => ({ ...entry, priority: entry.priority ?? "medium" }));
     await sendUpdate(turn, { sessionUpdate: "plan", entries });
   } else if ("write" in step) return playWrite(turn, step.write);
+  else if ("write_anywhere" in step) return playWrite(turn, step.write_anywhere);
+  else if ("delete" in step) return playDelete(turn, step.delete);
+  else if ("move" in step) return playMove(turn, step.move);
   else if ("run" in step) return playRun(turn, step.run);
   else if ("usage" in step) await reportUsage(turn, step.usage);
   else if ("sleep" in step) await sleepUnlessCancelled(step.sleep, turn.signal);

@@ -1,0 +1,52 @@
+import { cleanRunWorktree } from "@baton/engine";
+import { BatonError } from "@baton/engine/errors";
+import { openStore, type RunSummary } from "@baton/engine/store";
+import { applyEvent, initialRunState, isFinalStatus } from "@baton/protocol";
+import { EXIT, type CliContext } from "../context.ts";
+import { locateProject } from "../project.ts";
+
+/**
+ * Removes finished runs' worktrees (all, or RUN), prunes git's worktree list, and deletes each
+ * run's branch only when it holds nothing unmerged into its base. A running run is never touched.
+ */
+export async function cleanCommand(ctx: CliContext, ref: string | undefined): Promise<number> {
+  const project = await locateProject(ctx.cwd);
+  await using store = await openStore(project.batonDir);
+  let runs: RunSummary[];
+  if (ref === undefined) runs = await store.listRuns();
+  else {
+    const run = store.resolveRun(ref);
+    await store.recoverIfAbandoned(run.id);
+    runs = [store.getRun(run.id) ?? run];
+  }
+  let cleaned = 0;
+  for (const run of runs) {
+    const state = initialRunState();
+    for await (const event of store.readRun(run.id, { after: 0 })) applyEvent(state, event);
+    if (!isFinalStatus(state.status)) {
+      if (ref === undefined) continue;
+      throw new BatonError("run_active", `run ${run.number} is ${state.status}; its worktree is in use`, {
+        hint: `wait for it to end, or cancel it first (baton cancel ${run.number})`,
+      });
+    }
+    if (state.workspace?.kind !== "worktree") {
+      if (ref !== undefined) ctx.stdout.write(`run ${run.number}: worked in place; nothing to clean\n`);
+      continue;
+    }
+    const outcome = await cleanRunWorktree(project.root, state);
+    const parts: string[] = [];
+    if (outcome.keptDirty) parts.push(`kept ${state.workspace.path}: it holds uncommitted changes (commit or discard them there, then clean again)`);
+    if (outcome.removedWorktree) parts.push(`removed ${state.workspace.path}`);
+    const branch = outcome.branch;
+    if (branch?.action === "deleted") parts.push(`deleted branch ${branch.name} (nothing unmerged into ${branch.base ?? "its base"})`);
+    if (branch?.action === "kept") {
+      const commits = branch.unmerged === 1 ? "1 commit" : `${branch.unmerged ?? "some"} commits`;
+      parts.push(`kept branch ${branch.name}: ${commits} not merged into ${branch.base ?? "its base"} (merge it, or delete it with git branch -D ${branch.name})`);
+    }
+    if (outcome.removedWorktree || branch?.action === "deleted") cleaned += 1;
+    if (parts.length > 0) ctx.stdout.write(`run ${run.number}: ${parts.join("; ")}\n`);
+    else if (ref !== undefined) ctx.stdout.write(`run ${run.number}: already clean\n`);
+  }
+  if (ref === undefined && cleaned === 0) ctx.stdout.write("Nothing to clean.\n");
+  return EXIT.succeeded;
+}

@@ -1,0 +1,69 @@
+import { git, gitRaw, nulFields } from "./git-cli.ts";
+import type { Workspace } from "./open-workspace.ts";
+
+export type CommittedFile = { path: string; change: "added" | "modified" | "deleted" | "renamed"; from?: string };
+export type WorkspaceCommit = { sha: string; branch: string; message: string; files: CommittedFile[] };
+
+/** Longest first line of a commit message made from a task: what `git log --oneline` shows well. */
+const SUBJECT_CHARS = 72;
+
+/** Used only where git has no identity configured: a commit needs an author. */
+export const FALLBACK_IDENTITY = { name: "Baton", email: "baton@localhost" } as const;
+
+/**
+ * Commits everything in the worktree (`git add -A`) on the run's branch: first line from the
+ * task, the body naming the run. Returns undefined when nothing changed (no commit is made).
+ */
+export async function commitWorkspace(workspace: Workspace, run: { runId: string; number: number; task: string }): Promise<WorkspaceCommit | undefined> {
+  const cwd = workspace.path;
+  await git(cwd, ["add", "-A"]);
+  const files = parseNameStatus(await gitRaw(cwd, ["diff", "--cached", "--name-status", "-z", "-M", "HEAD"]));
+  if (files.length === 0) return undefined;
+  const subject = commitSubject(run.task);
+  const message = `${subject}\n\nBaton run ${run.runId} (run ${run.number}).\n`;
+  // Hooks are checks on hand-made commits; the run's record must not depend on them.
+  await git(cwd, [...(await identityArgs(cwd)), "commit", "--quiet", "--no-verify", "-F", "-"], { input: message });
+  const sha = await git(cwd, ["rev-parse", "HEAD"]);
+  return { sha, branch: workspace.branch ?? "", message: subject, files };
+}
+
+/** The first non-empty line of the task, cut to {@link SUBJECT_CHARS}. */
+export function commitSubject(task: string): string {
+  const line = task.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "Baton run";
+  return line.length > SUBJECT_CHARS ? `${line.slice(0, SUBJECT_CHARS - 1)}…` : line;
+}
+
+/** The user's identity when git has one (config or environment), else Baton's. */
+async function identityArgs(cwd: string): Promise<string[]> {
+  const args: string[] = [];
+  const name = await git(cwd, ["config", "user.name"]).catch(() => "");
+  const email = await git(cwd, ["config", "user.email"]).catch(() => "");
+  if (name === "") args.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  if (email === "") args.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  return args;
+}
+
+/** `git diff --name-status -z -M` output: `M\0path\0`, `R100\0old\0new\0`. */
+export function parseNameStatus(text: string): CommittedFile[] {
+  const fields = nulFields(text);
+  const files: CommittedFile[] = [];
+  for (let i = 0; i < fields.length; i += 1) {
+    const status = fields[i] ?? "";
+    const letter = status[0];
+    if (letter === "R") {
+      const from = fields[i + 1] ?? "";
+      const path = fields[i + 2] ?? "";
+      files.push({ path, change: "renamed", from });
+      i += 2;
+      continue;
+    }
+    const path = fields[i + 1] ?? "";
+    i += 1;
+    if (letter === "C") {
+      // A copy has its source first; the new file is the second path.
+      files.push({ path: fields[i + 1] ?? path, change: "added" });
+      i += 1;
+    } else files.push({ path, change: letter === "A" ? "added" : letter === "D" ? "deleted" : "modified" });
+  }
+  return files;
+}

@@ -1,0 +1,39 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Big enough for a whole diff of a large change; git's output is never streamed here. */
+const GIT_MAX_BUFFER = 256 * 1024 * 1024;
+
+/**
+ * Runs git with explicit arguments (no shell) in `cwd` and returns its stdout untrimmed.
+ * `input` goes to its stdin. Throws the execFile error (with `stderr`) when git fails.
+ */
+export async function gitRaw(cwd: string, args: readonly string[], options: { input?: string } = {}): Promise<string> {
+  const child = run("git", [...args], { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "utf8" });
+  if (options.input !== undefined) {
+    child.child.stdin?.end(options.input);
+  }
+  const { stdout } = await child;
+  return stdout;
+}
+
+/** Like {@link gitRaw}, trimmed. */
+export async function git(cwd: string, args: readonly string[], options: { input?: string } = {}): Promise<string> {
+  return (await gitRaw(cwd, args, options)).trim();
+}
+
+/** git's own explanation of a failure: the first line of its stderr, without the `fatal: `. */
+export function gitFailure(error: unknown): string {
+  const stderr = (error as { stderr?: unknown }).stderr;
+  const text = typeof stderr === "string" && stderr.trim() !== "" ? stderr : error instanceof Error ? error.message : String(error);
+  return (text.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
+}
+
+/** NUL-separated fields of `-z` output. */
+export function nulFields(text: string): string[] {
+  const fields = text.split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}

@@ -1,0 +1,81 @@
+import { appendFile, cp, mkdir } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { BatonError } from "../errors.ts";
+import { git, gitFailure, gitRaw } from "./git-cli.ts";
+import type { WorkspacePlan } from "./plan-workspace.ts";
+import { taskSlug } from "./task-slug.ts";
+
+/** Where a run works, once it is ready. */
+export type Workspace = {
+  kind: "worktree" | "in_place";
+  /** The directory the agent works in. */
+  path: string;
+  /** The repository's root. */
+  root: string;
+  branch?: string;
+  base?: string;
+  baseBranch?: string;
+  baseSha?: string;
+  /** Paths of the uncommitted changes copied in (`--include-dirty`). */
+  includedDirty?: string[];
+};
+
+/** Folder of the runs' worktrees, below `.baton/`. */
+export const WORKTREES_DIR = "worktrees";
+
+/**
+ * Makes the run's workspace: for a worktree, `baton/<number>-<slug>` checked out in
+ * `.baton/worktrees/<number>-<slug>` from the planned base, with the repository's uncommitted
+ * changes copied in when asked.
+ */
+export async function openWorkspace(plan: WorkspacePlan, run: { number: number; task: string }): Promise<Workspace> {
+  if (plan.kind === "in_place") return { kind: "in_place", path: plan.root, root: plan.root };
+  const name = `${run.number}-${taskSlug(run.task)}`;
+  const path = join(plan.batonDir, WORKTREES_DIR, name);
+  const branch = `baton/${name}`;
+  await ensureIgnored(plan.root, plan.batonDir, path);
+  try {
+    await git(plan.root, ["worktree", "add", "--quiet", "-b", branch, path, plan.baseSha]);
+  } catch (error) {
+    throw new BatonError("worktree_failed", `could not create the worktree ${path} on branch ${branch}: ${gitFailure(error)}`, {
+      hint: "remove a stale branch or folder of that name (baton clean), then run again",
+    });
+  }
+  const workspace: Workspace = { kind: "worktree", path, root: plan.root, branch, base: plan.base, baseSha: plan.baseSha };
+  if (plan.baseBranch !== undefined) workspace.baseBranch = plan.baseBranch;
+  if (plan.dirty.length > 0) workspace.includedDirty = await copyDirtyChanges(plan.root, path, plan.dirty);
+  return workspace;
+}
+
+/**
+ * Copies the repository's uncommitted work into the worktree: tracked changes (staged and
+ * not) as one patch against HEAD, untracked files as they are. Nothing is committed here:
+ * the changes become part of the run's commit at the end.
+ */
+async function copyDirtyChanges(root: string, worktree: string, dirty: readonly { path: string; status: string }[]): Promise<string[]> {
+  const patch = await gitRaw(root, ["diff", "--binary", "HEAD", "--", ".", ":(exclude).baton"]);
+  if (patch.trim() !== "") {
+    try {
+      await gitRaw(worktree, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
+    } catch (error) {
+      throw new BatonError("dirty_copy_failed", `the uncommitted changes do not apply to the base: ${gitFailure(error)}`, {
+        hint: "commit them, or start from HEAD (without --base)",
+      });
+    }
+  }
+  for (const file of dirty) {
+    if (file.status !== "??") continue;
+    await mkdir(dirname(join(worktree, file.path)), { recursive: true });
+    await cp(join(root, file.path), join(worktree, file.path), { verbatimSymlinks: true, recursive: true });
+  }
+  return dirty.map((file) => file.path);
+}
+
+/** Worktrees must never show up as the user's untracked files: `.baton/.gitignore` covers them. */
+async function ensureIgnored(root: string, batonDir: string, path: string): Promise<void> {
+  const ignored = await git(root, ["check-ignore", "--quiet", "--no-index", relative(root, path)]).then(
+    () => true,
+    () => false,
+  );
+  if (!ignored) await appendFile(join(batonDir, ".gitignore"), `/${WORKTREES_DIR}/\n`);
+}
