@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { BASE_AGENT_ENV } from "@baton/engine";
 import { fakeAgentBinPath } from "@baton/testkit/launch";
-import { cliEnv, eventsOfType, linesOf, makeRepo, onlyRunId, readEvents, readTranscript, runBaton, runsDir } from "./cli-harness.ts";
+import { cliEnv, eventsOfType, linesOf, makeRepo, onlyRunId, readEvents, readTranscript, runBaton, runsDir, workspacePath, writeScript } from "./cli-harness.ts";
 
 /** A TOML basic string (JSON's escapes are TOML's for the paths used here). */
 const toml = (text: string) => JSON.stringify(text);
@@ -105,8 +105,7 @@ test("without --agent or --script, the config's default_agent runs, else a one-l
 test("--model reaches the agent by config option, session model or environment, and agent.started records what it reports", async () => {
   const repo = await makeRepo("cli-agents-model-");
   await addAgents(repo, [...fakeEntry("by-env", '{ via = "env", name = "FAKE_AGENT_MODEL" }'), ...fakeEntry("by-session-model", '{ via = "session_model" }')]);
-  const script = join(repo, "hello.json");
-  await writeFile(script, JSON.stringify([{ say: "Hello." }]));
+  const script = await writeScript(repo, "hello.json", [{ say: "Hello." }]);
   const cases = [
     { agent: "fake", model: "opt-model", method: "session/set_config_option" },
     { agent: "by-session-model", model: "provider/sm-model", method: "session/set_model" },
@@ -132,8 +131,7 @@ test("--model reaches the agent by config option, session model or environment, 
 test("an agent that reports another model than asked fails the run with model_mismatch before the prompt", async () => {
   const repo = await makeRepo("cli-agents-mismatch-");
   await addAgents(repo, fakeEntry("stubborn", '{ via = "config_option", id = "model" }', ["--fixed-model", "other-model"]));
-  const script = join(repo, "hello.json");
-  await writeFile(script, JSON.stringify([{ write: { path: "touched.txt", content: "x" } }]));
+  const script = await writeScript(repo, "hello.json", [{ write: { path: "touched.txt", content: "x" } }]);
   const result = await runBaton(repo, ["run", "--agent", "stubborn", "--script", script, "--model", "wanted-model"]);
   assert.equal(result.code, 1, result.stderr);
   const events = await readEvents(repo, await onlyRunId(repo));
@@ -148,8 +146,7 @@ test("an agent that reports another model than asked fails the run with model_mi
 test("--model for an agent with no way to take it: exit 2 before a run exists", async () => {
   const repo = await makeRepo("cli-agents-nomodel-");
   await addAgents(repo, fakeEntry("plain", '{ via = "none" }'));
-  const script = join(repo, "hello.json");
-  await writeFile(script, JSON.stringify([{ say: "Hello." }]));
+  const script = await writeScript(repo, "hello.json", [{ say: "Hello." }]);
   const result = await runBaton(repo, ["run", "--agent", "plain", "--script", script, "--model", "m"]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^baton: agent "plain" offers no way to choose its model, but --model was given: /);
@@ -160,8 +157,7 @@ test("the agent's environment is built: a hostile inherited environment reaches 
   const repo = await makeRepo("cli-agents-env-");
   // Changes to the built-in fake entry: one pattern passed, one fixed value.
   await addAgents(repo, ["[agents.fake]", 'pass_env = ["MY_AGENT_*"]', 'env = { FIXED_FOR_AGENT = "1" }']);
-  const script = join(repo, "env.json");
-  await writeFile(script, JSON.stringify([{ run: "env | cut -d= -f1 | sort > agent-env.txt" }]));
+  const script = await writeScript(repo, "env.json", [{ run: "env | cut -d= -f1 | sort > agent-env.txt" }]);
   const hostile = {
     OPENAI_API_KEY: "sk-hostile-openai",
     ANTHROPIC_API_KEY: "sk-ant-hostile",
@@ -174,7 +170,7 @@ test("the agent's environment is built: a hostile inherited environment reaches 
   };
   const result = await runBaton(repo, ["run", "--script", script], { env: cliEnv(hostile) });
   assert.equal(result.code, 0, result.stderr);
-  const names = linesOf(await readFile(join(repo, "agent-env.txt"), "utf8"));
+  const names = linesOf(await readFile(join(await workspacePath(repo, await onlyRunId(repo)), "agent-env.txt"), "utf8"));
   // sh itself adds PWD, SHLVL, _ (and OLDPWD in some shells).
   const allowed = new Set<string>([...BASE_AGENT_ENV, "MY_AGENT_TOKEN", "FIXED_FOR_AGENT", "PWD", "SHLVL", "_", "OLDPWD"]);
   assert.deepEqual(names.filter((name) => !allowed.has(name)), []);
@@ -186,8 +182,7 @@ test("the agent's environment is built: a hostile inherited environment reaches 
 test("an entry's session_mode is set after session/new; a mode the agent does not offer fails the run before the prompt", async () => {
   const repo = await makeRepo("cli-agents-mode-");
   await addAgents(repo, [...fakeEntry("asks", '{ via = "none" }'), 'session_mode = "default"', ...fakeEntry("yolo", '{ via = "none" }'), 'session_mode = "yolo"']);
-  const script = join(repo, "hello.json");
-  await writeFile(script, JSON.stringify([{ say: "Hello." }]));
+  const script = await writeScript(repo, "hello.json", [{ say: "Hello." }]);
 
   const asks = await runBaton(repo, ["run", "--agent", "asks", "--script", script]);
   assert.equal(asks.code, 0, asks.stderr);
