@@ -34,6 +34,17 @@ const AGENT_CONFIG: Partial<Record<AgentName, string>> = {
   codex: `[agents.codex]\npass_env = ["TWIN_API_KEY"]\n`,
 };
 
+/** `--model` as each agent names the twin's model: OpenCode's ids are provider/model. */
+const RUN_MODELS: Record<AgentName, string> = { ...DEFAULT_MODELS, opencode: `twin/${DEFAULT_MODELS.opencode}` };
+
+/**
+ * The refusal each agent gives up on at once and answers with a JSON-RPC error on its prompt.
+ * Claude Code retries a 401 with backoff for minutes; Codex ends its turn normally after a 403,
+ * with the error only in its message text (sorting such words into failures is the business of
+ * provider-error classification, not of this scenario).
+ */
+const PROVIDER_FAILURE: Record<AgentName, 401 | 403> = { claude: 403, codex: 401, gemini: 401, opencode: 401 };
+
 type Project = { repo: string; env: Record<string, string>; twin: ModelTwin; agent: AgentName };
 
 /** A repository with `.baton/`, a throwaway home configured for `agent`, and a twin playing `scenario`. */
@@ -49,7 +60,7 @@ async function project(agent: AgentName, scenario: ScenarioInput, config = ""): 
 }
 
 async function runAgent(p: Project, task: string, extra: string[] = []) {
-  const child = startBaton(p.repo, ["run", task, "--agent", p.agent, "--model", DEFAULT_MODELS[p.agent], "--json", ...extra], { env: p.env });
+  const child = startBaton(p.repo, ["run", task, "--agent", p.agent, "--model", RUN_MODELS[p.agent], "--json", ...extra], { env: p.env });
   const result = await child.done;
   const runId = await onlyRunId(p.repo);
   return { result, runId, events: await readEvents(p.repo, runId) };
@@ -140,14 +151,15 @@ describe("real-agent conformance through baton run and the model twin", { concur
     });
 
     test(`${agent}: a provider failure fails the run with the agent's error recorded`, options, async () => {
-      await using p = disposable(await project(agent, { name: "text", reply: "never sent", fault: { kind: "status", status: 401, on: "any" } }));
+      const status = PROVIDER_FAILURE[agent];
+      await using p = disposable(await project(agent, { name: "text", reply: "never sent", fault: { kind: "status", status, on: "any" } }));
       const { result, events } = await runAgent(p.p, "Say hello.");
       const why = () => diagnostics(p.p, events, result.stderr);
       assert.equal(result.code, 1, why());
       const failed = eventsOfType<{ error: { code: string; message: string } }>(events, "run.failed")[0];
       assert.ok(failed, `the run failed\n${why()}`);
       assert.ok(failed.data.error.message.length > 0, why());
-      assert.ok(p.p.twin.requests.some((r) => r.status === 401), `the agent reached the twin and got 401\n${why()}`);
+      assert.ok(p.p.twin.requests.some((r) => r.status === status), `the agent reached the twin and got ${status}\n${why()}`);
     });
   }
 });
