@@ -59,7 +59,7 @@ test("a non-loopback --host is refused without --allow-remote (exit 2, one line)
 
 test("a run started with POST /api/runs survives the server being killed; a restarted server serves all of it", async () => {
   const repo = await makeRepo("cli-serve-run-");
-  const script = await writeScript(repo, "steps.json", [{ say: "Starting." }, { sleep: 1500 }, { write: { path: "out.txt", content: "done\n" } }, { say: "Done." }]);
+  await writeScript(repo, "steps.json", [{ say: "Starting." }, { sleep: 1500 }, { write: { path: "out.txt", content: "done\n" } }, { say: "Done." }]);
   const token = "e2e-token-0123456789abcdef";
   const first = await serve(repo, { BATON_SERVE_TOKEN: token });
   const started = await fetch(`${first.base}/api/runs`, {
