@@ -23,7 +23,7 @@ export function hostGuard(allowed: readonly string[]): MiddlewareHandler {
 
 /** The host part of a Host header, lower case, without the port; IPv6 keeps its brackets. */
 export function hostName(header: string): string | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(header.trim());
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.exec(header.trim());
   return match?.[1] === undefined ? undefined : match[1].toLowerCase();
 }
 
