@@ -100,7 +100,7 @@ class FanoutClient {
   }
 }
 
-type Round = { clients: number; p50: number; p99: number; max: number; peakRss: number; followers: number; dropped: number; resyncs: number; seconds: number };
+type Round = { clients: number; p50: number; p99: number; max: number; peakRss: number; followers: number; dropped: number; resyncs: number; seconds: number; serverCpu: number };
 
 async function round(count: number): Promise<Round> {
   const { batonDir, cleanup } = await scratchBatonDir();
@@ -121,6 +121,10 @@ async function round(count: number): Promise<Round> {
     const seconds = (performance.now() - started) / 1000;
     await writer.exited;
     const peakRss = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? Number.NaN) * 1024;
+    // utime + stime (fields 14 and 15 of /proc/<pid>/stat, counted after the command name), in clock ticks of 10 ms.
+    const stat = readFileSync(`/proc/${server.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const serverCpu = (Number(fields[11]) + Number(fields[12])) / 100;
     server.send("stats");
     const [, followerText, , droppedText] = (await server.next()).split(" ");
     const total = events + 3;
@@ -140,6 +144,7 @@ async function round(count: number): Promise<Round> {
       dropped: Number(droppedText),
       resyncs: followers.reduce((sum, client) => sum + client.resyncs, 0),
       seconds,
+      serverCpu,
     };
   } finally {
     server.end();
@@ -151,7 +156,7 @@ async function round(count: number): Promise<Round> {
 const baseline = await round(1);
 const fanout = await round(clients);
 const line = (name: string, r: Round) =>
-  `  ${name.padEnd(22)} p50 ${fixed(r.p50).padStart(8)} ms   p99 ${fixed(r.p99).padStart(8)} ms   max ${fixed(r.max).padStart(8)} ms   server peak RSS ${mib(r.peakRss).padStart(6)} MiB   ${fixed(r.seconds, 1)} s   followers ${r.followers}, dropped ${r.dropped}, resyncs ${r.resyncs}`;
+  `  ${name.padEnd(22)} p50 ${fixed(r.p50).padStart(8)} ms   p99 ${fixed(r.p99).padStart(8)} ms   max ${fixed(r.max).padStart(8)} ms   server peak RSS ${mib(r.peakRss).padStart(6)} MiB   server CPU ${fixed(r.serverCpu, 1)} s   wall ${fixed(r.seconds, 1)} s   followers ${r.followers}, dropped ${r.dropped}, resyncs ${r.resyncs}`;
 console.log(`SSE fan-out: ${events.toLocaleString("en-US")} events flooded into one run (another process), append -> client receipt, every event delivered in order to every client (checked)`);
 console.log(line("1 client (baseline)", baseline));
 console.log(line(`${clients} clients`, fanout));

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { apiError } from "../http/api-errors.ts";
@@ -27,7 +27,8 @@ const POLL_MS = 20;
  * server's terminal nor the server's end stops it), with stdout and stderr in files under
  * `.baton/serve/starts/` (file descriptors, not pipes: nothing breaks when the server is
  * gone), and waits for the first NDJSON line, `run.created`, which names the run. If the
- * child exits first, its one-line error is the answer (422).
+ * child exits first, its one-line error is the answer (422). The stderr file stays (a run's
+ * crash report); the stdout file is unlinked once read (the log holds the same events).
  */
 export async function startRun(request: StartRequest, options: StartOptions): Promise<{ id: string; number: number }> {
   const dir = join(options.batonDir, "serve", "starts");
@@ -54,7 +55,11 @@ export async function startRun(request: StartRequest, options: StartOptions): Pr
   const deadline = performance.now() + options.timeoutMs;
   for (;;) {
     const created = firstEvent(await readFile(`${base}.out`, "utf8"));
-    if (created !== undefined) return created;
+    if (created !== undefined) {
+      // The rest of stdout repeats the run's log: the child keeps its open file, the name goes.
+      await rm(`${base}.out`, { force: true });
+      return created;
+    }
     if (spawnError !== undefined) throw spawnError;
     if (exited !== undefined) {
       // Output written just before the exit is in the file by now: look once more.
