@@ -23,7 +23,7 @@ async function stop(served: Served): Promise<void> {
   assert.equal(result.code, 0, result.stderr);
 }
 
-test("baton serve prints its URL with a token, keeps it in an owner-only serve.json, and stops cleanly on SIGTERM", async () => {
+test("baton serve prints its URL with a token, keeps it in an owner-only serve.json, and stops cleanly on SIGTERM with a stream open", async () => {
   const repo = await makeRepo("cli-serve-start-");
   const served = await serve(repo);
   const infoPath = join(repo, ".baton", "serve.json");
@@ -36,7 +36,10 @@ test("baton serve prints its URL with a token, keeps it in an owner-only serve.j
   assert.equal((await fetch(`${served.base}/api/runs`)).status, 401);
   const runs = await fetch(`${served.base}/api/runs?token=${served.token}`);
   assert.deepEqual(await runs.json(), { runs: [] });
+  const feed = await SseReader.open(`${served.base}/api/stream?token=${served.token}`);
+  await feed.waitFor("the retry frame", (frames) => frames.length > 0);
   await stop(served);
+  await feed.ended;
   await assert.rejects(stat(infoPath), "serve.json is removed");
 });
 
