@@ -186,3 +186,18 @@ test("the feed streams every run's events by pos, resumes by Last-Event-ID, and 
   assert.deepEqual(ids(resumed), range(10, 13));
   resumed.close();
 });
+
+test("clients that go away mid-stream leave no hub or follower behind", async (t) => {
+  const fixture = await serverFixture(t);
+  const writer = await beginRun(fixture.store);
+  t.after(() => writer.close());
+  const readers = await Promise.all(range(1, 3).map(() => open(fixture, `/api/runs/${writer.number}/stream`)));
+  const feed = await open(fixture, "/api/stream");
+  await Promise.all(readers.map((reader) => reader.waitFor("the first events", () => ids(reader).length === 2)));
+  await feed.waitFor("the first events", () => ids(feed).length === 2);
+  assert.equal(fixture.server.hubs.size, 2, "one hub for the run, one for the feed");
+  for (const reader of [...readers, feed]) reader.close();
+  const deadline = Date.now() + 10_000;
+  while (fixture.server.hubs.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(fixture.server.hubs.size, 0);
+});
