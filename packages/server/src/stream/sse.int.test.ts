@@ -201,3 +201,28 @@ test("clients that go away mid-stream leave no hub or follower behind", async (t
   while (fixture.server.hubs.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(fixture.server.hubs.size, 0);
 });
+
+test("a dropped client that never reads again is disconnected after the grace period", async (t) => {
+  const dropped: number[] = [];
+  const fixture = await serverFixture(t, { stream: { ringEvents: 32, ringBytes: 128 * 1024, dropGraceMs: 200 }, hooks: { clientDropped: (_key, after) => dropped.push(after) } });
+  const writer = await beginRun(fixture.store);
+  t.after(() => writer.close());
+  const stuck = await open(fixture, `/api/runs/${writer.number}/stream`);
+  await stuck.waitFor("the first events", () => ids(stuck).length === 2);
+  stuck.pause();
+  const padding = "y".repeat(8000);
+  for (let round = 0; dropped.length === 0 && round < 200; round += 1) {
+    for (let index = 0; index < 100; index += 1) writer.append("log", { level: "info", message: padding });
+    await writer.flush();
+  }
+  assert.equal(dropped.length, 1);
+  assert.equal(fixture.server.hubs.size, 0, "its hub is gone with it");
+  // A paused socket does not notice its end; wait past the grace period, then read on. The
+  // server destroyed the connection with `resync` still in its own buffers: the client gets
+  // what the kernel held, a gap-free prefix, then the end, and never the `resync`.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  stuck.resume();
+  await stuck.ended;
+  assert.equal(stuck.frames.filter((f) => f.event === "resync").length, 0, "no resync: the connection was cut");
+  assert.deepEqual(ids(stuck), range(1, ids(stuck).length));
+});

@@ -43,6 +43,7 @@ export class StreamClient implements HubMember {
   #dropped = false;
   #woken = false;
   #pingDue = false;
+  #heartbeat: NodeJS.Timeout | undefined;
   #resolveWake: (() => void) | undefined;
 
   constructor(options: ClientOptions) {
@@ -61,7 +62,7 @@ export class StreamClient implements HubMember {
       this.#done = true;
       this.wake();
     });
-    const heartbeat = setInterval(() => {
+    this.#heartbeat = setInterval(() => {
       this.#pingDue = true;
       this.wake();
     }, heartbeatMs);
@@ -70,7 +71,7 @@ export class StreamClient implements HubMember {
       if (await this.#catchUp()) return;
       await this.#live();
     } finally {
-      clearInterval(heartbeat);
+      clearInterval(this.#heartbeat);
       this.#hub?.leave(this);
       this.#done = true;
     }
@@ -87,6 +88,7 @@ export class StreamClient implements HubMember {
     if (this.#dropped || this.#done) return;
     this.#dropped = true;
     this.#done = true;
+    clearInterval(this.#heartbeat);
     this.#hub?.leave(this);
     const { sink } = this.#options;
     // Queued behind whatever write is in flight: the client gets every event before `resync`.

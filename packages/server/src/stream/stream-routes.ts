@@ -62,9 +62,10 @@ function sse(c: Context<{ Bindings: HttpBindings }>, options: StreamRoutesOption
       heartbeatMs: timings.heartbeatMs,
       dropGraceMs: timings.dropGraceMs,
       destroy: () => {
-        const outgoing = (c.env as HttpBindings | undefined)?.outgoing;
-        if (outgoing !== undefined) outgoing.destroy();
-        else stream.abort();
+        (c.env as HttpBindings | undefined)?.outgoing?.destroy();
+        // Explicitly: once closed, hono's stream no longer aborts itself when the socket goes,
+        // and the write in flight would wait forever.
+        stream.abort();
       },
       onDrop: (cursor) => hubs.hooks.clientDropped?.(key, cursor),
     });
