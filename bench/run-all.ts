@@ -13,6 +13,7 @@ const BENCHMARKS = [
   "bench/store/read-tail.bench.ts",
   "bench/store/follow-memory.bench.ts",
   "bench/harness-overhead.bench.ts",
+  "bench/serve/sse-fanout.bench.ts",
 ];
 
 const passOn = process.argv.slice(2);
