@@ -1,0 +1,47 @@
+import { isFinalType } from "@baton/protocol/core";
+import { useEffect, useState } from "preact/hooks";
+import { ApiError, type Api } from "../api/client.ts";
+import { ConnectionBadge } from "../connection/connection-badge.tsx";
+import { followStream, type ConnectionState } from "../stream/follow-stream.ts";
+import { applyEvents, clearStreaming, initialTimeline } from "../timeline/timeline.ts";
+import { TimelineView } from "../timeline/timeline-view.tsx";
+import { RunHeader } from "./run-header.tsx";
+
+/** One run, live: its header and its timeline, both folded from the run's event stream. */
+export function RunPage({ api, runRef }: { api: Api; runRef: string }) {
+  const [timeline, setTimeline] = useState(initialTimeline);
+  const [connection, setConnection] = useState<{ state: ConnectionState; detail?: string }>({ state: "connecting" });
+
+  useEffect(() => {
+    const follower = followStream({
+      url: (after) => api.runStreamUrl(runRef, after),
+      open: (url) => new EventSource(url),
+      cursorOf: (event) => event.seq,
+      isLast: (event) => isFinalType(event.type),
+      onEvents: (events) => setTimeline((state) => applyEvents(state, events)),
+      onState: (state, detail) => setConnection({ state, detail }),
+      onReconnect: () => setTimeline(clearStreaming),
+      diagnose: () => diagnose(api, runRef),
+    });
+    return () => follower.close();
+  }, [api, runRef]);
+
+  return (
+    <article class="run" aria-labelledby="run-title">
+      <RunHeader api={api} runRef={runRef} summary={timeline.summary} />
+      <ConnectionBadge state={connection.state} detail={connection.detail} />
+      <TimelineView api={api} runRef={runRef} timeline={timeline} />
+    </article>
+  );
+}
+
+/** Why the stream cannot open, when asking again will not help (unknown run, bad token). */
+async function diagnose(api: Api, runRef: string): Promise<string | undefined> {
+  try {
+    await api.getRun(runRef);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return error.message;
+    return undefined;
+  }
+}
