@@ -33,7 +33,7 @@ export function ToolView({ item, outputUrl }: { item: ToolItem; outputUrl: strin
     <div class="tool">
       <p class="tool-head">
         <span class="tool-name">{item.tool}</span>
-        {item.toolKind !== undefined && <span class="tool-kind">{item.toolKind}</span>}
+        {item.toolKind !== undefined && item.toolKind !== item.tool && <span class="tool-kind">{item.toolKind}</span>}
         {item.title !== undefined && <span class="tool-title">{item.title}</span>}
         <StatusBadge status={item.status} />
         {facts.length > 0 && <span class="tool-facts">{facts.join(" · ")}</span>}

@@ -33,7 +33,7 @@ const DESCRIBERS: Record<string, (data: Data) => Omit<Note, "known">> = {
   "usage.updated": (d) => ({
     text: join(
       `usage (${d["basis"] === "total" ? "total" : "delta"})`,
-      formatTokens(num(d["input_tokens"]) ?? 0, num(d["output_tokens"]) ?? 0),
+      (d["input_tokens"] !== undefined || d["output_tokens"] !== undefined) && formatTokens(num(d["input_tokens"]) ?? 0, num(d["output_tokens"]) ?? 0),
       num(d["cost_usd"]) !== undefined && formatCost(num(d["cost_usd"])),
       num(d["context_used"]) !== undefined && `context ${num(d["context_used"])}/${num(d["context_size"]) ?? "?"}`,
     ),
