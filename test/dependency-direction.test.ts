@@ -21,6 +21,15 @@ const RULES: Rule[] = [
     description: "node builtins, @baton/protocol, zod, ulid, smol-toml, the ACP SDK",
   },
   {
+    pkg: "server",
+    allowed: (s) =>
+      node(s) ||
+      ["@baton/engine", "@baton/engine/store", "@baton/engine/errors", "@baton/protocol", "@baton/protocol/core", "hono", "@hono/node-server"].includes(s) ||
+      s.startsWith("hono/") ||
+      s.startsWith("@hono/node-server/"),
+    description: "node builtins, @baton/engine(/store, /errors), @baton/protocol(/core), hono, @hono/node-server",
+  },
+  {
     pkg: "testkit",
     allowed: (s) => node(s) || s === "zod" || s.startsWith("@agentclientprotocol/sdk"),
     description: "node builtins, zod, the ACP SDK",

@@ -1,0 +1,160 @@
+// The API's OpenAPI 3.1 document, written as data. A test checks that every route the app
+// registers is described here (and nothing more), so the two cannot drift apart.
+
+const json = (schema: object) => ({ "application/json": { schema } });
+const error = (description: string) => ({ description, content: json({ $ref: "#/components/schemas/Error" }) });
+const ref = { name: "ref", in: "path", required: true, description: "a run number (12), a run id (run_…), or a unique id prefix", schema: { type: "string", pattern: "^(?:\\d{1,15}|(?:run_)?[0-9A-Za-z]{1,26})$" } };
+const lastEventId = { name: "Last-Event-ID", in: "header", required: false, description: "resume after this id (wins over ?after)", schema: { type: "string", pattern: "^\\d+$" } };
+const after = (what: string) => ({ name: "after", in: "query", required: false, description: `only events after this ${what}`, schema: { type: "integer", minimum: 0 } });
+const limit = (max: number, fallback: number) => ({ name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: max, default: fallback } });
+const common = { "400": error("bad parameter"), "401": error("missing or wrong token"), "403": error("Host not allowed") };
+const notFound = { "404": error("no such run") };
+
+const SSE_DESCRIPTION = [
+  "Server-sent events. First `retry: 2000`. Each durable event: `id: <cursor>` and `data: <envelope JSON>` (event name `message`).",
+  "Ephemeral events (`agent.delta`, runs written by the server's own process only) have no id.",
+  "`: ping` comments keep a quiet stream open. A client that falls too far behind gets `event: resync` with `data: {\"after\": N}`",
+  "and is disconnected: reconnect with Last-Event-ID N to get the rest.",
+].join(" ");
+
+export const OPENAPI_DOCUMENT = {
+  openapi: "3.1.0",
+  info: {
+    title: "Baton HTTP API",
+    version: "1",
+    description: "Runs and their durable event streams. Every /api route needs the server's token: `Authorization: Bearer T` or `?token=T`.",
+  },
+  security: [{ bearer: [] }, { queryToken: [] }],
+  paths: {
+    "/api/runs": {
+      get: {
+        summary: "List runs, newest first",
+        parameters: [
+          { name: "status", in: "query", required: false, schema: { $ref: "#/components/schemas/RunStatus" } },
+          limit(10_000, 100),
+        ],
+        responses: { "200": { description: "runs", content: json({ type: "object", required: ["runs"], properties: { runs: { type: "array", items: { $ref: "#/components/schemas/RunSummary" } } } }) }, ...common },
+      },
+      post: {
+        summary: "Start a run (the CLI, detached: the run outlives the request and the server)",
+        requestBody: {
+          required: true,
+          content: json({
+            type: "object",
+            required: ["task", "agent"],
+            properties: { task: { type: "string" }, agent: { type: "string" }, model: { type: "string" }, script: { type: "string", description: "fake agent: script file, relative to the project root" } },
+          }),
+        },
+        responses: {
+          "201": { description: "started", content: json({ type: "object", required: ["run"], properties: { run: { type: "object", required: ["id", "number"], properties: { id: { type: "string" }, number: { type: "integer" } } } } }) },
+          ...common,
+          "415": error("body is not application/json"),
+          "422": error("the CLI refused the run (its one-line error)"),
+          "504": error("the run did not start in time"),
+        },
+      },
+    },
+    "/api/runs/{ref}": {
+      get: {
+        summary: "One run",
+        parameters: [ref],
+        responses: { "200": { description: "the run", content: json({ type: "object", required: ["run"], properties: { run: { $ref: "#/components/schemas/RunSummary" } } }) }, ...common, ...notFound },
+      },
+    },
+    "/api/runs/{ref}/events": {
+      get: {
+        summary: "A page of a run's durable events by seq (NDJSON, unpaged unless limit is given, with Accept: application/x-ndjson)",
+        parameters: [ref, after("seq"), limit(10_000, 1000)],
+        responses: {
+          "200": {
+            description: "events with seq > after; next_after is the seq to pass next",
+            content: {
+              ...json({ type: "object", required: ["events", "next_after"], properties: { events: { type: "array", items: { $ref: "#/components/schemas/Envelope" } }, next_after: { type: "integer" } } }),
+              "application/x-ndjson": { schema: { $ref: "#/components/schemas/Envelope" } },
+            },
+          },
+          ...common,
+          ...notFound,
+        },
+      },
+    },
+    "/api/runs/{ref}/stream": {
+      get: {
+        summary: "A run's events, live (SSE, id = seq); ends after the run's final event",
+        description: SSE_DESCRIPTION,
+        parameters: [ref, after("seq"), lastEventId],
+        responses: { "200": { description: "the stream", content: { "text/event-stream": { schema: { type: "string" } } } }, "204": { description: "the run has ended and the client has its final event" }, ...common, ...notFound },
+      },
+    },
+    "/api/runs/{ref}/outputs/{call}": {
+      get: {
+        summary: "A tool call's complete output (the trace store)",
+        parameters: [ref, { name: "call", in: "path", required: true, schema: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" } }],
+        responses: { "200": { description: "the output", content: { "text/plain": { schema: { type: "string" } } } }, ...common, "404": error("no such run or output") },
+      },
+    },
+    "/api/runs/{ref}/cancel": {
+      post: {
+        summary: "Ask the run's process to cancel it",
+        parameters: [ref],
+        requestBody: { required: false, content: json({ type: "object", properties: { reason: { type: "string" } } }) },
+        responses: {
+          "202": { description: "asked; follow the stream for run.cancelled", content: json({ type: "object", properties: { run: { $ref: "#/components/schemas/RunSummary" } } }) },
+          "200": { description: "the run had no live process: it is now failed (interrupted)", content: json({ type: "object", properties: { run: { $ref: "#/components/schemas/RunSummary" } } }) },
+          ...common,
+          ...notFound,
+          "409": error("the run has already ended"),
+        },
+      },
+    },
+    "/api/stream": {
+      get: {
+        summary: "The cross-run feed, live (SSE, id = pos); never ends",
+        description: `${SSE_DESCRIPTION} Envelopes carry pos and number.`,
+        parameters: [after("pos"), lastEventId],
+        responses: { "200": { description: "the stream", content: { "text/event-stream": { schema: { type: "string" } } } }, ...common },
+      },
+    },
+    "/api/openapi.json": {
+      get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1", content: json({ type: "object" }) }, ...common } },
+    },
+  },
+  components: {
+    securitySchemes: {
+      bearer: { type: "http", scheme: "bearer" },
+      queryToken: { type: "apiKey", in: "query", name: "token" },
+    },
+    schemas: {
+      Error: {
+        type: "object",
+        required: ["error"],
+        properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" }, hint: { type: "string" } } } },
+      },
+      RunStatus: { type: "string", enum: ["created", "running", "paused", "succeeded", "stopped", "failed", "cancelled"] },
+      RunSummary: {
+        type: "object",
+        required: ["id", "number", "status", "last_seq", "committed_bytes"],
+        properties: {
+          id: { type: "string" },
+          number: { type: "integer" },
+          status: { $ref: "#/components/schemas/RunStatus" },
+          task: { type: "string" },
+          agent: { type: "string" },
+          model: { type: "string" },
+          created_at: { type: "string" },
+          started_at: { type: "string" },
+          ended_at: { type: "string" },
+          pid: { type: "integer" },
+          last_seq: { type: "integer" },
+          committed_bytes: { type: "integer" },
+        },
+      },
+      Envelope: {
+        description: "An event envelope (docs/schema/events.v1.json); on the feed it also has pos and number",
+        type: "object",
+        required: ["v", "run", "at", "type", "data"],
+        properties: { v: { type: "integer" }, run: { type: "string" }, seq: { type: "integer" }, at: { type: "string" }, type: { type: "string" }, data: { type: "object" } },
+      },
+    },
+  },
+} as const;

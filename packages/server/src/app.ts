@@ -1,0 +1,116 @@
+import type { HttpBindings } from "@hono/node-server";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Store } from "@baton/engine/store";
+import { MAX_BODY_BYTES } from "./api/json-body.ts";
+import { OPENAPI_DOCUMENT } from "./api/openapi.ts";
+import { addRunsRoutes } from "./api/runs-routes.ts";
+import { apiError, errorBody, errorResponse } from "./http/api-errors.ts";
+import { hostGuard } from "./http/host-guard.ts";
+import type { ServerApp } from "./http/server-app.ts";
+import { tokenAuth } from "./http/token-auth.ts";
+import { addWebAssets } from "./static/web-assets.ts";
+import { HubRegistry, type StreamHooks } from "./stream/hub-registry.ts";
+import type { LiveWriters } from "./stream/sources.ts";
+import { addStreamRoutes } from "./stream/stream-routes.ts";
+
+export type AppOptions = {
+  store: Store;
+  /** The project's root (the git repository holding `.baton/`): where started runs run. */
+  projectRoot: string;
+  /** The bearer token every /api route requires. */
+  token: string;
+  /** Host names allowed in the Host header besides the loopback names (the bound host, --allow-host). */
+  allowedHosts?: readonly string[];
+  /** The web UI's build (default: packages/web/dist). */
+  webDist?: string;
+  /** The `baton` launcher that `POST /api/runs` starts (packages/cli/bin/baton.js). */
+  cliEntry: string;
+  /** The environment of started runs (default: this process's). */
+  runEnv?: NodeJS.ProcessEnv;
+  startTimeoutMs?: number;
+  /** Writers of runs written by this process: their ephemeral events reach the streams. */
+  liveWriters?: LiveWriters;
+  stream?: Partial<StreamLimits>;
+  hooks?: StreamHooks;
+};
+
+export type StreamLimits = {
+  /** `: ping` interval on a quiet stream. */
+  heartbeatMs: number;
+  /** A dropped client's time to take its `resync` before its socket is destroyed. */
+  dropGraceMs: number;
+  /** Events (and bytes) a hub keeps: how far a client may lag before it is resynced. */
+  ringEvents: number;
+  ringBytes: number;
+};
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  heartbeatMs: 15_000,
+  dropGraceMs: 10_000,
+  // ~2-4 MiB of typical events per followed run, shared by all of its clients.
+  ringEvents: 8192,
+  ringBytes: 8 * 1024 * 1024,
+};
+
+/** Routes and the methods each takes: the 405 answers, and what the OpenAPI test compares. */
+const API_METHODS: Record<string, string[]> = {
+  "/api/runs": ["GET", "POST"],
+  "/api/runs/:ref": ["GET"],
+  "/api/runs/:ref/events": ["GET"],
+  "/api/runs/:ref/stream": ["GET"],
+  "/api/runs/:ref/outputs/:call": ["GET"],
+  "/api/runs/:ref/cancel": ["POST"],
+  "/api/stream": ["GET"],
+  "/api/openapi.json": ["GET"],
+};
+
+/**
+ * The `baton serve` application: the Host check on everything, the token on /api, the REST
+ * routes, the SSE streams (with their hubs), and the web UI's files. `hubs` is returned for
+ * shutdown and inspection.
+ *
+ * @example
+ * const { app } = createApp({ store, projectRoot, token, cliEntry });
+ * const res = await app.request("/api/runs", { headers: { authorization: `Bearer ${token}` } });
+ */
+export function createApp(options: AppOptions): { app: ServerApp; hubs: HubRegistry } {
+  const limits = { ...DEFAULT_STREAM_LIMITS, ...options.stream };
+  const hubs = new HubRegistry({ ringEvents: limits.ringEvents, ringBytes: limits.ringBytes }, options.hooks);
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  app.onError(errorResponse);
+  app.notFound((c) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`, "the API is described at /api/openapi.json"), 404));
+  app.use("*", hostGuard(options.allowedHosts ?? []));
+  app.use("/api/*", tokenAuth(options.token));
+  app.use(
+    "/api/*",
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => Promise.reject(apiError("payload_too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`)) }),
+  );
+
+  app.get("/api/openapi.json", (c) => c.json(OPENAPI_DOCUMENT));
+  addRunsRoutes(app, {
+    store: options.store,
+    start: {
+      projectRoot: options.projectRoot,
+      batonDir: options.store.batonDir,
+      cliEntry: options.cliEntry,
+      env: options.runEnv ?? process.env,
+      ...(options.startTimeoutMs === undefined ? {} : { timeoutMs: options.startTimeoutMs }),
+    },
+  });
+  addStreamRoutes(app, { store: options.store, hubs, liveWriters: options.liveWriters, timings: limits });
+  for (const [path, methods] of Object.entries(API_METHODS)) {
+    app.all(path, (c) => {
+      c.header("Allow", methods.join(", "));
+      return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, `allowed: ${methods.join(", ")}`), 405);
+    });
+  }
+  app.all("/api/*", (c) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`, "the API is described at /api/openapi.json"), 404));
+  addWebAssets(app, options.webDist);
+  return { app, hubs };
+}
+
+/** The API's routes and their methods (OpenAPI coverage test). */
+export function apiRoutes(): Record<string, readonly string[]> {
+  return API_METHODS;
+}
