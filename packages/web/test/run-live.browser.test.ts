@@ -43,11 +43,19 @@ test("a run started elsewhere appears in the list and completes live on its page
     assert.equal(await tool.count(), 1);
     assert.match(await tool.innerText(), /echo listing && exit 3/);
     assert.match(await tool.innerText(), /exit 3/);
-    assert.match(await tool.innerText(), /completed/);
+    assert.match(await tool.innerText(), /failed/);
+    assert.match(await tool.locator(".preview").innerText(), /listing/);
     assert.match(await page.locator(".timeline .item-end").innerText(), /succeeded/);
     assert.match(await page.locator(".run-header").innerText(), /succeeded/);
 
     const log = await readLog(repo, await onlyRunId(repo));
+    // The complete output is linked when the trace store has it, and the link works.
+    const completed = log.find((event) => event.type === "tool.completed");
+    if (typeof completed?.data["output_file"] === "string") {
+      const response = await page.request.get(await tool.locator("a.output-link").getAttribute("href").then((href) => new URL(href!, page.url()).href));
+      assert.equal(response.status(), 200);
+      assert.match(await response.text(), /listing/);
+    } else assert.equal(await tool.locator("a.output-link").count(), 0);
     assert.deepEqual((await renderedSeqs(page)).sort((a, b) => a - b), log.map((event) => event.seq));
     assert.deepEqual(errors, []);
   } finally {
