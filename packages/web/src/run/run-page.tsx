@@ -6,6 +6,7 @@ import { followStream, type ConnectionState } from "../stream/follow-stream.ts";
 import { applyEvents, clearStreaming, initialTimeline } from "../timeline/timeline.ts";
 import { TimelineView } from "../timeline/timeline-view.tsx";
 import { RunHeader } from "./run-header.tsx";
+import { useStickToBottom } from "./use-stick-to-bottom.ts";
 
 /** One run, live: its header and its timeline, both folded from the run's event stream. */
 export function RunPage({ api, runRef }: { api: Api; runRef: string }) {
@@ -25,6 +26,7 @@ export function RunPage({ api, runRef }: { api: Api; runRef: string }) {
     });
     return () => follower.close();
   }, [api, runRef]);
+  useStickToBottom(timeline);
 
   return (
     <article class="run" aria-labelledby="run-title">
