@@ -98,6 +98,18 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .action(action(async (ref: string, opts: { reason?: string }) => (await import("./commands/cancel.ts")).cancelCommand(context(), ref, opts)));
 
   program
+    .command("serve")
+    .description("Serve the HTTP API, resumable live event streams and the web UI, on 127.0.0.1 by default.")
+    .option("--port <port>", "port to listen on (0: any free port)", "7317")
+    .option("--host <host>", "address to listen on; one other than loopback needs --allow-remote", "127.0.0.1")
+    .option("--allow-host <name>", "also accept this name in the Host header (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--allow-remote", "allow a --host that other machines can reach")
+    .addHelpText("after", "\nBATON_SERVE_TOKEN=T sets the token (default: a new random one per start), so a URL stays valid across restarts.")
+    .action(
+      action(async (opts: { port: string; host: string; allowHost: string[]; allowRemote?: boolean }) => (await import("./commands/serve.ts")).serveCommand(context(), opts)),
+    );
+
+  program
     .command("schema")
     .description("Print the JSON Schema (draft 2020-12) of the event envelope and catalog.")
     .action(action(async () => (await import("./commands/schema.ts")).schemaCommand(context())));

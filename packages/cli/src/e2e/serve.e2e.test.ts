@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { test } from "node:test";
+import type { Envelope } from "@baton/protocol";
+import { SseReader } from "@baton/server/testing";
+import { cliEnv, linesOf, makeRepo, readEvents, runBaton, startBaton, waitForEvent, writeScript, type BatonProcess } from "./cli-harness.ts";
+
+const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
+
+type Served = { process: BatonProcess; base: string; token: string; auth: Record<string, string> };
+
+async function serve(repo: string, env: Record<string, string> = {}): Promise<Served> {
+  const process = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv(env) });
+  await process.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
+  const [, port, token] = URL_LINE.exec(process.stdout) as RegExpExecArray;
+  return { process, base: `http://127.0.0.1:${port}`, token: token as string, auth: { authorization: `Bearer ${token as string}` } };
+}
+
+async function stop(served: Served): Promise<void> {
+  served.process.child.kill("SIGTERM");
+  const result = await served.process.done;
+  assert.equal(result.code, 0, result.stderr);
+}
+
+test("baton serve prints its URL with a token, keeps it in an owner-only serve.json, and stops cleanly on SIGTERM", async () => {
+  const repo = await makeRepo("cli-serve-start-");
+  const served = await serve(repo);
+  const infoPath = join(repo, ".baton", "serve.json");
+  assert.equal((await stat(infoPath)).mode & 0o777, 0o600);
+  const info = JSON.parse(await readFile(infoPath, "utf8")) as { url: string; port: number; token: string; pid: number };
+  assert.equal(info.token, served.token);
+  assert.equal(`http://127.0.0.1:${info.port}`, served.base);
+  assert.equal(info.url, `${served.base}/`);
+  assert.equal(info.pid, served.process.pid);
+  assert.equal((await fetch(`${served.base}/api/runs`)).status, 401);
+  const runs = await fetch(`${served.base}/api/runs?token=${served.token}`);
+  assert.deepEqual(await runs.json(), { runs: [] });
+  await stop(served);
+  await assert.rejects(stat(infoPath), "serve.json is removed");
+});
+
+test("BATON_SERVE_TOKEN keeps the token across restarts", async () => {
+  const repo = await makeRepo("cli-serve-token-");
+  const token = "a-stable-token-0123456789";
+  const served = await serve(repo, { BATON_SERVE_TOKEN: token });
+  assert.equal(served.token, token);
+  await stop(served);
+});
+
+test("a non-loopback --host is refused without --allow-remote (exit 2, one line)", async () => {
+  const repo = await makeRepo("cli-serve-remote-");
+  const result = await runBaton(repo, ["serve", "--host", "0.0.0.0", "--port", "0"]);
+  assert.equal(result.code, 2);
+  assert.equal(linesOf(result.stderr).length, 1);
+  assert.match(result.stderr, /--allow-remote/);
+  assert.equal(result.stdout, "");
+});
+
+test("a run started with POST /api/runs survives the server being killed; a restarted server serves all of it", async () => {
+  const repo = await makeRepo("cli-serve-run-");
+  await writeScript(repo, "steps.json", [{ say: "Starting." }, { sleep: 1500 }, { write: { path: "out.txt", content: "done\n" } }, { say: "Done." }]);
+  const token = "e2e-token-0123456789abcdef";
+  const first = await serve(repo, { BATON_SERVE_TOKEN: token });
+  const started = await fetch(`${first.base}/api/runs`, {
+    method: "POST",
+    headers: { ...first.auth, "content-type": "application/json" },
+    body: JSON.stringify({ task: "Write out.txt", agent: "fake", script: "steps.json" }),
+  });
+  assert.equal(started.status, 201, await started.clone().text());
+  const { run } = (await started.json()) as { run: { id: string; number: number } };
+  assert.equal(run.number, 1);
+
+  const live = await SseReader.open(`${first.base}/api/runs/${run.number}/stream`, first.auth);
+  assert.equal(live.status, 200);
+  await live.waitFor("run.started", () => live.events<Envelope>().some((e) => e.type === "run.started"));
+  first.process.child.kill("SIGKILL");
+  await first.process.done;
+  await live.ended;
+
+  // The run is its own process: it finishes without the server.
+  await waitForEvent(repo, run.id, "run.completed", (event) => event.type === "run.completed");
+  assert.equal(await readFile(join(repo, "out.txt"), "utf8"), "done\n");
+
+  const second = await serve(repo, { BATON_SERVE_TOKEN: token });
+  const replay = await SseReader.open(`${second.base}/api/runs/${run.id}/stream`, second.auth);
+  await replay.ended;
+  const logged = await readEvents(repo, run.id);
+  assert.deepEqual(
+    replay.events<Envelope>().map(({ __id: _id, ...event }) => event),
+    logged,
+    "every logged event, as logged",
+  );
+  assert.deepEqual(replay.events().map((e) => e.__id), logged.map((e) => e.seq));
+  const resumedLive = live.events<Envelope>().map((e) => e.seq);
+  assert.deepEqual(resumedLive, logged.slice(0, resumedLive.length).map((e) => e.seq), "the first server's stream was a prefix");
+  const summary = (await (await fetch(`${second.base}/api/runs/${run.number}`, { headers: second.auth })).json()) as { run: { status: string; task: string } };
+  assert.equal(summary.run.status, "succeeded");
+  assert.equal(summary.run.task, "Write out.txt");
+  await stop(second);
+});
+
+test("a run started through the API is watched to its end over SSE", async () => {
+  const repo = await makeRepo("cli-serve-watch-");
+  await writeScript(repo, "steps.json", [{ say: "Hello." }, { run: "echo hi" }, { say: "Bye." }]);
+  const served = await serve(repo);
+  const started = await fetch(`${served.base}/api/runs`, {
+    method: "POST",
+    headers: { ...served.auth, "content-type": "application/json" },
+    body: JSON.stringify({ task: "Say hello", agent: "fake", script: "steps.json" }),
+  });
+  assert.equal(started.status, 201);
+  const { run } = (await started.json()) as { run: { id: string; number: number } };
+  const reader = await SseReader.open(`${served.base}/api/runs/${run.id}/stream?token=${served.token}`);
+  await reader.ended;
+  const types = reader.events<Envelope>().map((e) => e.type);
+  assert.equal(types[0], "run.created");
+  assert.equal(types.at(-1), "run.completed");
+  assert.ok(types.includes("tool.completed"));
+  assert.deepEqual(reader.events().map((e) => e.__id), (await readEvents(repo, run.id)).map((e) => e.seq));
+  const again = await SseReader.open(`${served.base}/api/runs/${run.id}/stream?token=${served.token}`, { "last-event-id": String(types.length) });
+  assert.equal(again.status, 204, "after the final event: no content");
+  const refused = await fetch(`${served.base}/api/runs`, {
+    method: "POST",
+    headers: { ...served.auth, "content-type": "application/json" },
+    body: JSON.stringify({ task: "x", agent: "nope" }),
+  });
+  assert.equal(refused.status, 422);
+  assert.match(((await refused.json()) as { error: { message: string } }).error.message, /unknown agent/);
+  await stop(served);
+});
