@@ -11,7 +11,7 @@ test("agent text that looks like HTML, script or a Markdown link shows as litera
   const script = await writeScript(repo, "steps.json", [{ think: HOSTILE }, { say: HOSTILE }, { run: `echo '${HOSTILE.replaceAll("'", "")}'` }]);
   const run = startRun(repo, HOSTILE, script);
   assert.equal(await run.exited, 0, run.output);
-  const { server, url } = await startServe(repo, await freePort(), "xss-token");
+  const { server, url } = await startServe(repo, await freePort(), "web-xss-token-0123456789");
   await using browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();

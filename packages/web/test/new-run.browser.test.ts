@@ -7,7 +7,7 @@ import { freePort, makeProject, startServe, writeScript } from "./serve-harness.
 test("a run started from the page's form opens its page and completes there", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-new-run-");
   await writeScript(repo, "steps.json", [{ say: "Started from the browser." }, { usage: { input_tokens: 7, output_tokens: 3, cost_usd: 0.25 } }]);
-  const { server, url } = await startServe(repo, await freePort(), "form-token");
+  const { server, url } = await startServe(repo, await freePort(), "web-form-token-0123456789");
   await using browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();

@@ -6,7 +6,7 @@ import { freePort, makeProject, readLog, startRun, startServe, writeScript } fro
 
 test("a run started elsewhere appears in the list and completes live on its page", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-live-");
-  const { server, url } = await startServe(repo, await freePort(), "live-token");
+  const { server, url } = await startServe(repo, await freePort(), "web-live-token-0123456789");
   await using browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();

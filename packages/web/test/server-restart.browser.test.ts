@@ -7,7 +7,7 @@ import { freePort, makeProject, readLog, startRun, startServe, waitFor, writeScr
 test("the run page survives a server restart mid-run: nothing shown twice, nothing missing", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-restart-");
   const port = await freePort();
-  const token = "restart-token";
+  const token = "web-restart-token-0123456789";
   let { server, url } = await startServe(repo, port, token);
   // The run is written by `baton run`, not by the server: it goes on while the server is down.
   const steps: unknown[] = [{ say: "Starting." }];
