@@ -23,9 +23,8 @@ export async function onlyRunId(repo: string): Promise<string> {
   return ids[0]!;
 }
 
-/** Fails the test on an uncaught error in the page. */
-export function failOnPageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
+/** Collects the page's uncaught errors into `errors` (returned), for the test to check at its end. */
+export function failOnPageErrors(page: Page, errors: Error[] = []): Error[] {
   page.on("pageerror", (error) => errors.push(error));
   return errors;
 }

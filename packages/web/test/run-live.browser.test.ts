@@ -9,12 +9,14 @@ test("a run started elsewhere appears in the list and completes live on its page
   const { server, url } = await startServe(repo, await freePort(), "web-live-token-0123456789");
   await using browser = await launchBrowser();
   try {
+    // Two tabs: the run list stays open beside the run's page.
+    const list = await browser.context.newPage();
     const page = await browser.context.newPage();
-    const errors = failOnPageErrors(page);
-    await page.goto(url);
-    await page.locator('[data-connection="live"]').waitFor();
-    assert.ok(!page.url().includes("token="), "the token is removed from the address bar");
-    await page.getByText("No runs yet.").waitFor();
+    const errors = failOnPageErrors(page, failOnPageErrors(list));
+    await list.goto(url);
+    await list.locator('[data-connection="live"]').waitFor();
+    assert.ok(!list.url().includes("token="), "the token is removed from the address bar");
+    await list.getByText("No runs yet.").waitFor();
 
     const script = await writeScript(repo, "steps.json", [
       { sleep: 1500 },
@@ -25,12 +27,14 @@ test("a run started elsewhere appears in the list and completes live on its page
     ]);
     const run = startRun(repo, "Add a greeting", script);
     try {
-      // The row appears without a reload, then follows the run to its end.
-      const row = page.locator("tr[data-run]");
-      await row.waitFor();
-      await row.getByText("Add a greeting").waitFor();
-      await page.locator('tr[data-status="succeeded"]').waitFor({ timeout: 45_000 });
-      await row.getByRole("link", { name: "Add a greeting" }).click();
+      // The row appears without a reload while the run is still going; its page follows it live.
+      await list.locator('tr[data-status="running"]').getByText("Add a greeting").waitFor();
+      const href = await list.locator("tr[data-run]").getByRole("link", { name: "Add a greeting" }).getAttribute("href");
+      assert.equal(href, "#/runs/1");
+      await page.goto(`${url}${href}`);
+      await page.locator('[data-connection="live"]').waitFor();
+      await page.getByText("Looking at the repository.").waitFor();
+      assert.equal(await page.locator(".timeline .item-end").count(), 0, "the page shows the run before its end");
       await waitForRunEnd(page);
       assert.equal(await run.exited, 0);
     } finally {
@@ -49,6 +53,7 @@ test("a run started elsewhere appears in the list and completes live on its page
     assert.match(await page.locator(".run-header").innerText(), /succeeded/);
 
     const log = await readLog(repo, await onlyRunId(repo));
+    assert.deepEqual((await renderedSeqs(page)).sort((a, b) => a - b), log.map((event) => event.seq));
     // The complete output is linked when the trace store has it, and the link works.
     const completed = log.find((event) => event.type === "tool.completed");
     if (typeof completed?.data["output_file"] === "string") {
@@ -56,7 +61,10 @@ test("a run started elsewhere appears in the list and completes live on its page
       assert.equal(response.status(), 200);
       assert.match(await response.text(), /listing/);
     } else assert.equal(await tool.locator("a.output-link").count(), 0);
-    assert.deepEqual((await renderedSeqs(page)).sort((a, b) => a - b), log.map((event) => event.seq));
+
+    // The list, never reloaded, has followed the run to its end.
+    await list.locator('tr[data-status="succeeded"]').getByText("Add a greeting").waitFor();
+    assert.equal(await list.locator("tr[data-run]").count(), 1);
     assert.deepEqual(errors, []);
   } finally {
     await server.kill();
