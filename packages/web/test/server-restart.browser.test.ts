@@ -16,14 +16,19 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
   const run = startRun(repo, "Survive a restart", script);
   await using browser = await launchBrowser();
   try {
+    // The run's page, and the run list in another tab.
     const page = await browser.context.newPage();
-    const errors = failOnPageErrors(page);
+    const list = await browser.context.newPage();
+    const errors = failOnPageErrors(page, failOnPageErrors(list));
     const runId = await waitForRun(repo);
     await page.goto(`${url}#/runs/1`);
+    await list.goto(url);
+    await list.locator('tr[data-status="running"]').waitFor();
     await page.getByText("Step 1 done.").waitFor();
 
     await server.kill();
     await page.locator('[data-connection="reconnecting"]').waitFor();
+    await list.locator('[data-connection="reconnecting"]').waitFor();
     const logAtKill = (await readLog(repo, runId)).length;
     // Let the run write while nobody serves it, then bring the server back.
     await waitFor("the run to write while the server is down", async () => (await readLog(repo, runId)).length > logAtKill + 2);
@@ -39,6 +44,8 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
     const messages = await page.locator(".timeline .item-message").allInnerTexts();
     assert.deepEqual(messages, log.filter((event) => event.type === "agent.message").map((event) => event.data["text"]));
     assert.equal(await page.locator(".timeline .item-tool").count(), 8);
+    await list.locator('[data-connection="live"]').waitFor();
+    await list.locator('tr[data-status="succeeded"]').waitFor();
     assert.deepEqual(errors, []);
   } finally {
     await run.kill();

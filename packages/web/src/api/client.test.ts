@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ApiError, createApi } from "./client.ts";
+import { ApiError, createApi, lastingFailure } from "./client.ts";
 
 function recordingFetch(status: number, body: unknown) {
   const calls: Array<{ url: string; init: RequestInit | undefined }> = [];
@@ -33,4 +33,11 @@ test("an API error answer becomes an ApiError with its code and message", async 
   await assert.rejects(api.getRun("9"), (error: unknown) => error instanceof ApiError && error.status === 404 && error.code === "run_not_found" && error.message === "no run 9");
   const broken = createApi("", "t", recordingFetch(502, undefined).fetchFn);
   await assert.rejects(broken.cancelRun("9"), (error: unknown) => error instanceof ApiError && error.code === "http_502");
+});
+
+test("a refused token or an unknown run is a lasting failure; a server that is down is not", () => {
+  assert.match(lastingFailure(new ApiError(401, "unauthorized", "no")) ?? "", /access token was refused/);
+  assert.equal(lastingFailure(new ApiError(404, "run_not_found", "no run 9")), "no run 9");
+  assert.equal(lastingFailure(new ApiError(503, "x", "busy")), undefined);
+  assert.equal(lastingFailure(new TypeError("Failed to fetch")), undefined);
 });

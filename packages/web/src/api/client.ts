@@ -27,6 +27,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Why a request failed, when asking again will not help (a refused token, an unknown run),
+ * or undefined for failures worth retrying (the server is down or restarting).
+ */
+export function lastingFailure(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return undefined;
+  if (error.status === 401 || error.status === 403) return "the access token was refused; open the address baton serve printed";
+  return error.message;
+}
+
 export type Api = {
   listRuns(): Promise<RunRow[]>;
   getRun(ref: string): Promise<RunRow>;

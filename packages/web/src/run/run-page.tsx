@@ -1,6 +1,6 @@
 import { isFinalType } from "@baton/protocol/core";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, type Api } from "../api/client.ts";
+import { lastingFailure, type Api } from "../api/client.ts";
 import { ConnectionBadge } from "../connection/connection-badge.tsx";
 import { followStream, type ConnectionState } from "../stream/follow-stream.ts";
 import { applyEvents, clearStreaming, initialTimeline } from "../timeline/timeline.ts";
@@ -27,6 +27,9 @@ export function RunPage({ api, runRef }: { api: Api; runRef: string }) {
     return () => follower.close();
   }, [api, runRef]);
   useStickToBottom(timeline);
+  useEffect(() => {
+    document.title = `Run ${timeline.summary.number ?? runRef} (${timeline.summary.status}) · Baton`;
+  }, [runRef, timeline.summary.number, timeline.summary.status]);
 
   return (
     <article class="run" aria-labelledby="run-title">
@@ -38,12 +41,6 @@ export function RunPage({ api, runRef }: { api: Api; runRef: string }) {
 }
 
 /** Why the stream cannot open, when asking again will not help (unknown run, bad token). */
-async function diagnose(api: Api, runRef: string): Promise<string | undefined> {
-  try {
-    await api.getRun(runRef);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return error.message;
-    return undefined;
-  }
+function diagnose(api: Api, runRef: string): Promise<string | undefined> {
+  return api.getRun(runRef).then(() => undefined, lastingFailure);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, type Api, type RunRow } from "../api/client.ts";
+import { lastingFailure, type Api, type RunRow } from "../api/client.ts";
 import { runHash } from "../app/use-hash-route.ts";
 import { ConnectionBadge } from "../connection/connection-badge.tsx";
 import { formatTime } from "../format/format.ts";
@@ -51,14 +51,7 @@ export function RunListPage({ api }: { api: Api }) {
         setConnection({ state, detail });
         if (state === "live") scheduleRefresh();
       },
-      diagnose: async () => {
-        try {
-          await api.listRuns();
-          return undefined;
-        } catch (error) {
-          return error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : undefined;
-        }
-      },
+      diagnose: () => api.listRuns().then(() => undefined, lastingFailure),
     });
     refresh();
     return () => {
@@ -67,6 +60,10 @@ export function RunListPage({ api }: { api: Api }) {
       follower.close();
     };
   }, [api]);
+
+  useEffect(() => {
+    document.title = "Runs · Baton";
+  }, []);
 
   return (
     <section class="runs" aria-labelledby="runs-title">
