@@ -2,6 +2,7 @@
 // fresh profile. Never a browser downloaded by playwright: CI installs the distribution's.
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { WAIT_MS } from "./serve-harness.ts";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -33,5 +34,7 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install chromium)`);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   const context = await browser.newContext();
+  // Waits are for conditions, never for time: give them the suite's generous budget.
+  context.setDefaultTimeout(WAIT_MS);
   return { browser, context, [Symbol.asyncDispose]: () => browser.close() };
 }
