@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ApiError, createApi, lastingFailure } from "./client.ts";
+
+function recordingFetch(status: number, body: unknown) {
+  const calls: Array<{ url: string; init: RequestInit | undefined }> = [];
+  const fetchFn = (async (url: string, init?: RequestInit) => {
+    calls.push({ url, init });
+    return new Response(body === undefined ? null : JSON.stringify(body), { status });
+  }) as typeof fetch;
+  return { calls, fetchFn };
+}
+
+test("requests carry the token as a bearer header; stream and output URLs carry it as a query", async () => {
+  const { calls, fetchFn } = recordingFetch(200, { runs: [{ id: "run_A", number: 1, status: "running" }] });
+  const api = createApi("", "t0k&n", fetchFn);
+  assert.deepEqual(await api.listRuns(), [{ id: "run_A", number: 1, status: "running" }]);
+  assert.equal(calls[0]!.url, "/api/runs");
+  assert.equal(new Headers(calls[0]!.init?.headers).get("authorization"), "Bearer t0k&n");
+  assert.equal(api.runStreamUrl("12", 7), "/api/runs/12/stream?after=7&token=t0k%26n");
+  assert.equal(api.feedUrl(0), "/api/stream?token=t0k%26n");
+  assert.equal(api.feedUrl(42), "/api/stream?after=42&token=t0k%26n");
+});
+
+test("ids from the log are encoded into the output URL, which stays on our own origin", () => {
+  const api = createApi("", "t", recordingFetch(200, {}).fetchFn);
+  assert.equal(api.outputUrl("3", "javascript:alert(1)"), "/api/runs/3/outputs/javascript%3Aalert(1)?token=t");
+  assert.equal(api.outputUrl("3", "../../x"), "/api/runs/3/outputs/..%2F..%2Fx?token=t");
+});
+
+test("an API error answer becomes an ApiError with its code and message", async () => {
+  const api = createApi("", "t", recordingFetch(404, { error: { code: "run_not_found", message: "no run 9" } }).fetchFn);
+  await assert.rejects(api.getRun("9"), (error: unknown) => error instanceof ApiError && error.status === 404 && error.code === "run_not_found" && error.message === "no run 9");
+  const broken = createApi("", "t", recordingFetch(502, undefined).fetchFn);
+  await assert.rejects(broken.cancelRun("9"), (error: unknown) => error instanceof ApiError && error.code === "http_502");
+});
+
+test("a refused token or an unknown run is a lasting failure; a server that is down is not", () => {
+  assert.match(lastingFailure(new ApiError(401, "unauthorized", "no")) ?? "", /access token was refused/);
+  assert.equal(lastingFailure(new ApiError(404, "run_not_found", "no run 9")), "no run 9");
+  assert.equal(lastingFailure(new ApiError(503, "x", "busy")), undefined);
+  assert.equal(lastingFailure(new TypeError("Failed to fetch")), undefined);
+});

@@ -1,0 +1,56 @@
+import { useState } from "preact/hooks";
+import type { Api } from "../api/client.ts";
+import { formatCost, formatDuration, formatTime, formatTokens } from "../format/format.ts";
+import { isEnded, type RunSummary } from "../timeline/summary.ts";
+import { StatusBadge } from "../runs/status-badge.tsx";
+
+export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; summary: RunSummary }) {
+  const [cancelError, setCancelError] = useState<string>();
+  const [cancelling, setCancelling] = useState(false);
+  const cancel = () => {
+    setCancelling(true);
+    api.cancelRun(runRef).then(
+      () => setCancelError(undefined),
+      (error: unknown) => {
+        setCancelling(false);
+        setCancelError(error instanceof Error ? error.message : String(error));
+      },
+    );
+  };
+  const ended = isEnded(summary.status);
+  return (
+    <header class="run-header">
+      <h1 id="run-title">
+        Run {summary.number ?? runRef} <StatusBadge status={summary.status} />
+      </h1>
+      {summary.task !== undefined && <p class="task">{summary.task}</p>}
+      <dl class="facts">
+        {summary.agent !== undefined && <Fact term="Agent" value={summary.model ? `${summary.agent} (${summary.model})` : summary.agent} />}
+        {summary.startedAt !== undefined && <Fact term="Started" value={formatTime(summary.startedAt)} />}
+        {summary.durationMs !== undefined && <Fact term="Duration" value={formatDuration(summary.durationMs)} />}
+        <Fact term="Usage" value={formatTokens(summary.usage.input_tokens, summary.usage.output_tokens)} />
+        {summary.costUsd !== undefined && <Fact term="Cost" value={formatCost(summary.costUsd)} />}
+      </dl>
+      {summary.error !== undefined && (
+        <p class="run-error" role="alert">
+          Failed ({summary.error.code}): {summary.error.message}
+        </p>
+      )}
+      {!ended && summary.status !== "created" && (
+        <button type="button" class="cancel" onClick={cancel} disabled={cancelling}>
+          {cancelling ? "Cancelling…" : "Cancel run"}
+        </button>
+      )}
+      {cancelError !== undefined && <p role="alert">Could not cancel: {cancelError}</p>}
+    </header>
+  );
+}
+
+function Fact({ term, value }: { term: string; value: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}

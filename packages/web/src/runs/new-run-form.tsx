@@ -1,0 +1,63 @@
+import { useState } from "preact/hooks";
+import type { Api } from "../api/client.ts";
+import { runHash } from "../app/use-hash-route.ts";
+
+/** Starts a run through `POST /api/runs`, then opens its page. */
+export function NewRunForm({ api }: { api: Api }) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const field = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+    };
+    const task = field("task");
+    const agent = field("agent");
+    if (task === undefined || agent === undefined) {
+      setError("A run needs a task and an agent.");
+      return;
+    }
+    setBusy(true);
+    api.createRun({ task, agent, model: field("model"), script: field("script") }).then(
+      (run) => {
+        setBusy(false);
+        window.location.hash = runHash(run.number);
+      },
+      (failure: unknown) => {
+        setBusy(false);
+        setError(failure instanceof Error ? failure.message : String(failure));
+      },
+    );
+  };
+  return (
+    <details class="new-run">
+      <summary>New run</summary>
+      <form onSubmit={submit}>
+        <label>
+          Task
+          <textarea name="task" rows={3} required />
+        </label>
+        <div class="row">
+          <label>
+            Agent
+            <input name="agent" required placeholder="fake, claude, codex…" />
+          </label>
+          <label>
+            Model <span class="dim">(optional)</span>
+            <input name="model" />
+          </label>
+          <label>
+            Script <span class="dim">(fake agent)</span>
+            <input name="script" placeholder="path/to/steps.json" />
+          </label>
+        </div>
+        <button type="submit" disabled={busy}>
+          {busy ? "Starting…" : "Start run"}
+        </button>
+        {error !== undefined && <p role="alert">{error}</p>}
+      </form>
+    </details>
+  );
+}
