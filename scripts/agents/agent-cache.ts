@@ -46,3 +46,23 @@ export function installedAgentVersion(agent: AgentName, env: NodeJS.ProcessEnv =
 export function isAgentInstalled(agent: AgentName, env: NodeJS.ProcessEnv = process.env): boolean {
   return installedAgentVersion(agent, env) === AGENT_PINS[agent].version;
 }
+
+/** Names the agents a test run must have (comma-separated, or `all`): CI sets it so that a missing agent fails instead of skipping. */
+export const REQUIRE_AGENTS_ENV = "BATON_REQUIRE_AGENTS";
+
+export function isAgentRequired(agent: AgentName, env: NodeJS.ProcessEnv = process.env): boolean {
+  const names = (env[REQUIRE_AGENTS_ENV] ?? "").split(",").map((name) => name.trim());
+  return names.includes("all") || names.includes(agent);
+}
+
+/**
+ * How a real-agent test treats `agent`: run it (`skip: false`, and `missing` set when it is
+ * required but not installed, so the test fails saying so), or skip it with the command that
+ * installs it.
+ */
+export function agentTestPlan(agent: AgentName, env: NodeJS.ProcessEnv = process.env): { skip: string | false; missing?: string } {
+  if (isAgentInstalled(agent, env)) return { skip: false };
+  const { package: pkg, version } = AGENT_PINS[agent];
+  const why = `${pkg}@${version} is not installed at ${agentBinPath(agent, env)}; run: npm run agents:install -- ${agent}`;
+  return isAgentRequired(agent, env) ? { skip: false, missing: `${why} (${REQUIRE_AGENTS_ENV} requires it)` } : { skip: why };
+}

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { describe, test } from "node:test";
+import { describe, test as nodeTest } from "node:test";
 import type { Envelope } from "@baton/protocol";
 import { testTempDir } from "@baton/protocol/testing";
 import { ModelTwin, type ScenarioInput } from "@baton/testkit/model-twin";
@@ -22,7 +22,7 @@ import {
   waitForEvent,
   waitForOnlyRun,
 } from "../../packages/cli/src/e2e/cli-harness.ts";
-import { AGENT_NAMES, AGENT_PINS, agentBinPath, agentDir, isAgentInstalled, type AgentName } from "../../scripts/agents/agent-cache.ts";
+import { AGENT_NAMES, agentBinPath, agentDir, agentTestPlan, type AgentName } from "../../scripts/agents/agent-cache.ts";
 import { agentLaunch, DEFAULT_MODELS } from "./agent-profiles.ts";
 
 /** A real agent's turn on a loaded 2-core machine: start-up, auxiliary calls, the tool call, the follow-up. */
@@ -87,9 +87,15 @@ function agentProcesses(agent: AgentName) {
 
 describe("real-agent conformance through baton run and the model twin", { concurrency: false }, () => {
   for (const agent of AGENT_NAMES) {
-    const { package: pkg, version } = AGENT_PINS[agent];
-    const skip = isAgentInstalled(agent) ? false : `${pkg}@${version} is not installed; run: npm run agents:install -- ${agent}`;
-    const options = { skip, timeout: SCENARIO_TIMEOUT_MS + 30_000 };
+    const plan = agentTestPlan(agent);
+    const options = { skip: plan.skip, timeout: SCENARIO_TIMEOUT_MS + 30_000 };
+    // A required agent that is missing fails each of its tests instead of skipping them.
+    const test = (name: string, opts: typeof options, fn: () => Promise<void>): void => {
+      nodeTest(name, opts, async () => {
+        if (plan.missing !== undefined) assert.fail(plan.missing);
+        await fn();
+      });
+    };
 
     test(`${agent}: writes a file; the change is committed and the model recorded`, options, async () => {
       const content = `written by ${agent} through baton\n`;

@@ -11,7 +11,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { testTempDir } from "@baton/protocol/testing";
 import { ModelTwin } from "@baton/testkit/model-twin";
 import type { FaultInput, TwinRequestRecord } from "@baton/testkit/model-twin";
-import { AGENT_NAMES, AGENT_PINS, agentBinPath, isAgentInstalled } from "../../scripts/agents/agent-cache.ts";
+import { AGENT_NAMES, AGENT_PINS, agentTestPlan } from "../../scripts/agents/agent-cache.ts";
 import type { AgentName } from "../../scripts/agents/agent-cache.ts";
 import { agentLaunch, DEFAULT_MODELS, isolatedEnv } from "./agent-profiles.ts";
 import { driveRealAgent } from "./real-agent-client.ts";
@@ -30,12 +30,13 @@ async function gitRepo(): Promise<string> {
 
 describe("real agents against the model twin", () => {
   for (const agent of AGENT_NAMES) {
-    const { package: pkg, version } = AGENT_PINS[agent];
-    const skip = isAgentInstalled(agent) ? false : `${pkg}@${version} is not installed at ${agentBinPath(agent)}; run: npm run agents:install -- ${agent}`;
+    const { skip, missing } = agentTestPlan(agent);
     test(`${agent} writes a file on the write scenario and ends the turn`, { skip, timeout: TURN_TIMEOUT_MS + 30_000 }, async () => {
+      if (missing !== undefined) assert.fail(missing);
       await smokeWrite(agent);
     });
     test(`${agent} retries a 429 with retry-after and still writes the file`, { skip, timeout: TURN_TIMEOUT_MS + 30_000 }, async () => {
+      if (missing !== undefined) assert.fail(missing);
       const twin = await smokeWrite(agent, { kind: "status", status: 429, retryAfter: 1, times: 1 });
       const main = twin.filter((r) => r.role === "main");
       assert.deepEqual(main.slice(0, 2).map((r) => r.status), [429, 200]);
