@@ -2,7 +2,7 @@
 // testTempDir, so the suite validates the logs the tests leave), the real `baton serve` and
 // `baton run` (child processes, as a user starts them), and the scripted fake agent.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +43,8 @@ export async function makeProject(prefix: string): Promise<string> {
 export async function writeScript(repo: string, name: string, steps: unknown[]): Promise<string> {
   const path = join(repo, name);
   await writeFile(path, `${JSON.stringify(steps, null, 2)}\n`);
+  // Excluded from git: the working tree stays clean, so runs get their own worktree.
+  await appendFile(join(repo, ".git", "info", "exclude"), `/${name}\n`);
   return path;
 }
 

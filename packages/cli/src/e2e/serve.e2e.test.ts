@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
 import { SseReader } from "@baton/server/testing";
-import { cliEnv, linesOf, makeRepo, readEvents, runBaton, startBaton, waitForEvent, writeScript, type BatonProcess } from "./cli-harness.ts";
+import { cliEnv, linesOf, makeRepo, readEvents, runBaton, startBaton, waitForEvent, workspacePath, writeScript, type BatonProcess } from "./cli-harness.ts";
 
 const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
 
@@ -83,7 +83,7 @@ test("a run started with POST /api/runs survives the server being killed; a rest
 
   // The run is its own process: it finishes without the server.
   await waitForEvent(repo, run.id, "run.completed", (event) => event.type === "run.completed");
-  assert.equal(await readFile(join(repo, "out.txt"), "utf8"), "done\n");
+  assert.equal(await readFile(join(await workspacePath(repo, run.id), "out.txt"), "utf8"), "done\n");
 
   const second = await serve(repo, { BATON_SERVE_TOKEN: token });
   const replay = await SseReader.open(`${second.base}/api/runs/${run.id}/stream`, second.auth);
