@@ -3,4 +3,4 @@ export * from "./catalog/index.ts";
 export * from "./json-schema.ts";
 export * from "./ndjson-reader.ts";
 export * from "./size-cap.ts";
-export * from "./fold.ts";
+export * from "./core/fold.ts";

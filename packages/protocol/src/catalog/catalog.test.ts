@@ -96,3 +96,9 @@ test("the zod-free core names exactly the catalog's ephemeral types", async () =
     [...EPHEMERAL_TYPES].sort(),
   );
 });
+
+test("the zod-free core names every catalog type, in catalog order", async () => {
+  const { catalog, EVENT_TYPES, isKnownType } = await import("./index.ts");
+  assert.deepEqual(catalog.map((def) => def.type), [...EVENT_TYPES]);
+  assert.equal(isKnownType("tool.exploded"), false);
+});

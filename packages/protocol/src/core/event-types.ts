@@ -20,6 +20,38 @@ export function isEphemeralType(type: string): boolean {
   return (EPHEMERAL_TYPES as readonly string[]).includes(type);
 }
 
+/** Every type of protocol v1, in catalog order; the catalog defines them, and a test keeps the two in step. */
+export const EVENT_TYPES = [
+  "run.created",
+  "run.started",
+  "run.paused",
+  "run.completed",
+  "run.failed",
+  "run.cancelled",
+  "log",
+  "workspace.ready",
+  "file.changed",
+  "git.committed",
+  "agent.started",
+  "turn.started",
+  "agent.delta",
+  "agent.message",
+  "agent.thought",
+  "tool.started",
+  "tool.completed",
+  "plan.updated",
+  "permission.requested",
+  "permission.resolved",
+  "usage.updated",
+  "turn.completed",
+  "agent.finished",
+  "runner.event",
+] as const;
+
+export function isKnownType(type: string): boolean {
+  return (EVENT_TYPES as readonly string[]).includes(type);
+}
+
 /** A run's status, as its events say. */
 export type RunStatus = "created" | "running" | "paused" | "succeeded" | "stopped" | "failed" | "cancelled";
 

@@ -1,9 +1,8 @@
-import type { Envelope } from "./envelope.ts";
-import { definitionOf, type ErrorInfo, type Usage } from "./catalog/index.ts";
-
-import { isFinalStatus, type RunStatus } from "./core/event-types.ts";
-
-export type { RunStatus } from "./core/event-types.ts";
+// The run-state fold is zod-free (types aside), so that small readers (the store's followers, the
+// web UI's bundle) can fold events without loading the catalog's schemas.
+import type { ErrorInfo, Usage } from "../catalog/shared.ts";
+import type { Envelope } from "./constants.ts";
+import { isFinalStatus, isKnownType, type RunStatus } from "./event-types.ts";
 
 /** What a run's events say about it. Built only from events: any view can rebuild it. */
 export type RunState = {
@@ -186,7 +185,7 @@ export function applyEvent(state: RunState, event: Envelope): void {
       applyUsage(state, data, warn);
       break;
     default:
-      if (definitionOf(event.type) === undefined) state.counts.unknown += 1;
+      if (!isKnownType(event.type)) state.counts.unknown += 1;
       break;
   }
   if (state.created_at && state.ended_at && state.duration_ms === undefined) {

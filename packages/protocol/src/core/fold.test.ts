@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Envelope } from "./envelope.ts";
+import type { Envelope } from "../envelope.ts";
 import { applyEvent, foldEvent, foldRun, initialRunState, type RunState } from "./fold.ts";
-import { SAMPLE_DATA, SAMPLE_RUN_ID, sampleEvents } from "./testing/sample-events.ts";
+import { SAMPLE_DATA, SAMPLE_RUN_ID, sampleEvents } from "../testing/sample-events.ts";
 
 /** A log builder: each durable event gets the next seq, one second after the previous. */
 function logOf(entries: Array<[type: string, data?: Record<string, unknown>]>): Envelope[] {
