@@ -14,6 +14,7 @@ const BENCHMARKS = [
   "bench/store/follow-memory.bench.ts",
   "bench/harness-overhead.bench.ts",
   "bench/serve/sse-fanout.bench.ts",
+  "bench/agents/startup.bench.ts",
 ];
 
 const passOn = process.argv.slice(2);
