@@ -26,10 +26,10 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
       {summary.task !== undefined && <p class="task">{summary.task}</p>}
       <dl class="facts">
         {summary.agent !== undefined && <Fact term="Agent" value={summary.model ? `${summary.agent} (${summary.model})` : summary.agent} />}
-        {summary.startedAt !== undefined && <Fact term="Started" value={formatTime(summary.startedAt)} />}
-        {summary.durationMs !== undefined && <Fact term="Duration" value={formatDuration(summary.durationMs)} />}
+        {summary.started_at !== undefined && <Fact term="Started" value={formatTime(summary.started_at)} />}
+        {summary.duration_ms !== undefined && <Fact term="Duration" value={formatDuration(summary.duration_ms)} />}
         <Fact term="Usage" value={formatTokens(summary.usage.input_tokens, summary.usage.output_tokens)} />
-        {summary.costUsd !== undefined && <Fact term="Cost" value={formatCost(summary.costUsd)} />}
+        {summary.cost_usd !== undefined && <Fact term="Cost" value={formatCost(summary.cost_usd)} />}
       </dl>
       {summary.error !== undefined && (
         <p class="run-error" role="alert">

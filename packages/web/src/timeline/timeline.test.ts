@@ -40,7 +40,7 @@ test("every durable event lands in exactly one item", () => {
   assert.equal(state.summary.status, "succeeded");
   assert.equal(state.summary.number, 3);
   assert.deepEqual(state.summary.usage, { input_tokens: 11, output_tokens: 6, cache_read_tokens: 0, cache_write_tokens: 0 });
-  assert.equal(state.summary.costUsd, 0.03);
+  assert.equal(state.summary.cost_usd, 0.03);
   assert.deepEqual(state.items[9], { kind: "note", seqs: [12], type: "brand.new", text: "brand.new", tone: "dim", known: false });
 });
 
