@@ -130,5 +130,17 @@ test("a run started through the API is watched to its end over SSE", async () =>
   });
   assert.equal(refused.status, 422);
   assert.match(((await refused.json()) as { error: { message: string } }).error.message, /unknown agent/);
+  // --model goes through: the fake agent takes it by session config option and reports it.
+  const modelled = await fetch(`${served.base}/api/runs`, {
+    method: "POST",
+    headers: { ...served.auth, "content-type": "application/json" },
+    body: JSON.stringify({ task: "Say hello", agent: "fake", model: "chosen-model", script: "steps.json" }),
+  });
+  assert.equal(modelled.status, 201);
+  const second = ((await modelled.json()) as { run: { id: string } }).run;
+  const ended = await SseReader.open(`${served.base}/api/runs/${second.id}/stream?token=${served.token}`);
+  await ended.ended;
+  const agentStarted = ended.events<Envelope>().find((e) => e.type === "agent.started");
+  assert.equal((agentStarted?.data as { model?: string } | undefined)?.model, "chosen-model");
   await stop(served);
 });
