@@ -77,6 +77,21 @@ test("a reader in another process gets the run's deltas live, in order with the 
   assert.ok(!existsSync(socket), "the socket is removed when the writer closes");
 });
 
+test("followRun with ephemeral: a run written by another process comes with its deltas in place, ending after the final event", async (t) => {
+  const batonDir = await makeBatonDir(t);
+  const { child, runId } = await liveWriterChild(t, batonDir);
+  await using store = await openStore(batonDir);
+  const seen: string[] = [];
+  const following = (async () => {
+    for await (const event of store.followRun(runId, { ephemeral: true })) seen.push(event.seq === undefined ? `delta ${textOf(event)}` : `${event.seq} ${event.type === "log" ? textOf(event) : event.type}`);
+  })();
+  assert.equal(await command(child, "readers 1"), "readers 1");
+  assert.equal(await command(child, "steps 2"), "stepped 4");
+  assert.equal(await command(child, "close"), "closed");
+  await following;
+  assert.deepEqual(seen, ["1 run.created", "2 run.started", "3 m1", "delta d1", "4 m2", "delta d2", "5 run.completed"]);
+});
+
 test("a reader that stops reading is dropped by the writer, which goes on; other readers keep up", async (t) => {
   const batonDir = await makeBatonDir(t);
   const { child, runId } = await liveWriterChild(t, batonDir);

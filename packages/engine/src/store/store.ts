@@ -7,6 +7,7 @@ import { readMeta, writeTransaction } from "./index-db.ts";
 import { runPaths } from "./layout.ts";
 import { syncDirectory } from "./log-file-system.ts";
 import { openLockedRun } from "./open-run.ts";
+import { withEphemeral } from "./follow-live.ts";
 import { readerSocketPath } from "./live-endpoint.ts";
 import { tapLive, type LiveListener } from "./live-tap.ts";
 import { livenessOf } from "./process-identity.ts";
@@ -177,13 +178,21 @@ export class Store implements AsyncDisposable {
 
   /**
    * The run's events with seq > `after`, then new ones as they are committed (by this or any
-   * process); ends after the final event or when `signal` aborts.
+   * process); ends after the final event or when `signal` aborts. With `ephemeral`, the run's
+   * deltas come too, each after the durable event it followed (see `tapLive`).
    *
    * @example
    * for await (const event of store.followRun(run.id, { after: cursor, signal })) render(event);
    */
   followRun(runId: string, options: FollowRunOptions = {}): AsyncGenerator<Envelope> {
-    return followRun(this.#context, runId, options, (id) => recoverIfAbandoned(this.#context, id));
+    const recover = (id: string) => recoverIfAbandoned(this.#context, id);
+    if (options.ephemeral !== true) return followRun(this.#context, runId, options, recover);
+    return withEphemeral(
+      (signal) => followRun(this.#context, runId, { ...options, signal }, recover),
+      (listener, signal) => this.tapLive(runId, listener, { signal }),
+      options.after ?? 0,
+      options.signal,
+    );
   }
 
   /**
