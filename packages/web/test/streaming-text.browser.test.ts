@@ -4,7 +4,9 @@ import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, waitForRunEnd } from "./page.ts";
 import { freePort, makeProject, startRun, startServe, writeScript } from "./serve-harness.ts";
 
-const TEXT = "Reading the repository first, then the tests, and only then the code they cover, one file at a time, slowly.";
+const FIRST = "Reading the repository first, ";
+const SECOND = "then the tests, and only then the code they cover, one file at a time, slowly and carefully, noting what each does.";
+const TEXT = FIRST + SECOND;
 
 test("agent text streams on the run page (a run written by baton run) before its message lands; the list follows the feed from feed_pos", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-stream-");
@@ -28,9 +30,10 @@ test("agent text streams on the run page (a run written by baton run) before its
     assert.ok(feedPos > 0);
     assert.equal(new URL(feedUrls[0] ?? "http://x/").searchParams.get("after"), String(feedPos), "the list follows the feed from feed_pos");
 
-    // The text streams right after the page has had time to connect, then the turn stays
-    // open: agent.message lands only at the end of the turn, after the last sleep.
-    const script = await writeScript(repo, "steps.json", [{ sleep: 3000 }, { say: TEXT }, { sleep: 4000 }]);
+    // The text streams in two parts of one message (no tool call or change of kind between
+    // them), the second when the page has surely connected; then the turn stays open:
+    // agent.message lands only at the end of the turn, after the last sleep.
+    const script = await writeScript(repo, "steps.json", [{ sleep: 2000 }, { say: FIRST }, { sleep: 2500 }, { say: SECOND }, { sleep: 4000 }]);
     const run = startRun(repo, "Stream some text", script);
     try {
       // The new run shows up in the list through the feed (no replay from 0 needed).
@@ -38,10 +41,10 @@ test("agent text streams on the run page (a run written by baton run) before its
       await page.goto(`${url}#/runs/2`);
       await page.locator('[data-connection="live"]').waitFor();
       const streaming = page.locator(".timeline .item-streaming");
-      await streaming.getByText("Reading the repository first", { exact: false }).waitFor();
+      await streaming.getByText("one file at a time", { exact: false }).waitFor();
       assert.equal(await page.locator(".timeline .item-message:not(.item-streaming)").count(), 0, "the complete message has not landed yet");
-      const partial = await streaming.innerText();
-      assert.ok(TEXT.startsWith(partial.trim()), `streamed text is a prefix of the message: ${partial}`);
+      const partial = (await streaming.innerText()).trim();
+      assert.ok(TEXT.includes(partial), `streamed text is (part of) the message: ${partial}`);
       await waitForRunEnd(page);
       assert.equal(await run.exited, 0, run.output);
     } finally {
