@@ -114,8 +114,11 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--after <n>", "only events after this seq (or pos, for the feed)", "0")
     .option("--follow", "keep waiting for new events; a run's stream ends after its final event")
     .option("--json", "raw envelopes as NDJSON")
+    .option("--deltas", "with --follow RUN: also the text the agent streams (agent.delta, no seq; best-effort, never replayed)")
     .action(
-      action(async (ref: string | undefined, opts: { after?: string; follow?: boolean; json?: boolean }) => (await import("./commands/events.ts")).eventsCommand(context(), ref, opts)),
+      action(async (ref: string | undefined, opts: { after?: string; follow?: boolean; json?: boolean; deltas?: boolean }) =>
+        (await import("./commands/events.ts")).eventsCommand(context(), ref, opts),
+      ),
     );
 
   program

@@ -5,14 +5,19 @@ import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 
-export type EventsOptions = { after?: string; follow?: boolean; json?: boolean };
+export type EventsOptions = { after?: string; follow?: boolean; json?: boolean; deltas?: boolean };
 
 /**
  * One run's events by seq, or without RUN the cross-run feed by pos. With --follow, waits for
- * more: a run's stream ends after its final event; the feed runs until interrupted.
+ * more: a run's stream ends after its final event; the feed runs until interrupted. With
+ * --deltas too, a run's ephemeral events come in place between its durable ones (the output,
+ * `--json` included, is durable-only without it).
  */
 export async function eventsCommand(ctx: CliContext, ref: string | undefined, options: EventsOptions): Promise<number> {
   const after = parseCursor(options.after);
+  if (options.deltas && (ref === undefined || !options.follow)) {
+    throw new BatonError("usage", "--deltas needs --follow and a RUN", { hint: "deltas are live only: baton events RUN --follow --deltas" });
+  }
   const project = await locateProject(ctx.cwd);
   await using store = await openStore(project.batonDir);
   const print = options.json
@@ -23,7 +28,7 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
     const run = store.resolveRun(ref);
     // A run whose writer died ends as failed (interrupted) when a command next touches it.
     if (!options.follow) await store.recoverIfAbandoned(run.id);
-    events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal }) : store.readRun(run.id, { after });
+    events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal, ephemeral: options.deltas === true }) : store.readRun(run.id, { after });
   } else {
     events = options.follow ? store.followFeed({ after, signal: ctx.signal }) : store.readFeed({ after });
   }

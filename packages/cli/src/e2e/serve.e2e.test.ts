@@ -35,7 +35,7 @@ test("baton serve prints its URL with a token, keeps it in an owner-only serve.j
   assert.equal(info.pid, served.process.pid);
   assert.equal((await fetch(`${served.base}/api/runs`)).status, 401);
   const runs = await fetch(`${served.base}/api/runs?token=${served.token}`);
-  assert.deepEqual(await runs.json(), { runs: [] });
+  assert.deepEqual(await runs.json(), { runs: [], feed_pos: 0 });
   const feed = await SseReader.open(`${served.base}/api/stream?token=${served.token}`);
   await feed.waitFor("the retry frame", (frames) => frames.length > 0);
   await stop(served);

@@ -5,7 +5,8 @@
  */
 export { openStore, type StoreOptions } from "./open-store.ts";
 export { Store, type RecoveredRun } from "./store.ts";
-export { RunWriter, type DurableEnvelope, type EventListener } from "./run-writer.ts";
+export { RunWriter, type DurableEnvelope, type EventListener, type RunWriterOptions } from "./run-writer.ts";
+export type { LiveListener } from "./live-tap.ts";
 export type { RunSummary } from "./run-catalog.ts";
 export type { ReadRunOptions, FollowRunOptions } from "./read-run.ts";
 export type { ReadFeedOptions, FollowFeedOptions } from "./feed.ts";

@@ -33,6 +33,11 @@ export type StoreOptions = {
   pollMs?: number;
   /** Where malformed log lines are reported (default: a process warning). */
   onMalformed?: OnMalformed;
+  /**
+   * Writers listen on a live socket so that other processes receive their ephemeral events
+   * (`agent.delta`); default true. Off, deltas reach subscribers in this process only.
+   */
+  liveEvents?: boolean;
 };
 
 /**
@@ -73,6 +78,7 @@ export async function openStore(batonDir: string, options: StoreOptions = {}): P
       identity: currentProcess(),
       eventLimitBytes: options.eventLimitBytes ?? DEFAULT_EVENT_LIMIT_BYTES,
       pollMs: options.pollMs ?? FOLLOW_POLL_MS,
+      liveEvents: options.liveEvents ?? true,
       onMalformed: options.onMalformed ?? warnMalformed,
       onClosed: (writer) => writers.delete(writer),
     };

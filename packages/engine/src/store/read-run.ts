@@ -24,6 +24,12 @@ export type FollowRunOptions = ReadRunOptions & {
    * was killed must not wait forever.
    */
   recoverAbandoned?: boolean;
+  /**
+   * Also yield the run's ephemeral events (`agent.delta`, no seq) from the process writing it,
+   * each right after the durable event it followed. Best-effort: none from before the follow
+   * started, some may be lost. Default false: durable events only.
+   */
+  ephemeral?: boolean;
 };
 
 /** How often an idle follower checks whether the run's writer is still alive. */

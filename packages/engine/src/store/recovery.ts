@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { isFinalStatus, isFinalType, type Envelope } from "@baton/protocol/core";
 import { runPaths } from "./layout.ts";
+import { removeStaleEndpoint } from "./live-endpoint.ts";
 import { openLockedRun } from "./open-run.ts";
 import { RunWriter } from "./run-writer.ts";
 import type { StoreContext } from "./store-context.ts";
@@ -50,5 +51,7 @@ export async function recoverIfAbandoned(context: StoreContext, runId: string): 
     },
   });
   await writer.close();
+  // The dead writer's live socket, if it left one: nobody will listen on it again.
+  removeStaleEndpoint(writer.dir);
   return { kind: "recovered", event, pid };
 }

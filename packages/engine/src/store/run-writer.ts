@@ -9,6 +9,8 @@ import { EnvelopeLines, type TypeFacts } from "./envelope-line.ts";
 import { StoredEnvelope } from "./stored-envelope.ts";
 import type { HintFile } from "./hint-file.ts";
 import { writeTransaction } from "./index-db.ts";
+import { writerEndpoint } from "./live-endpoint.ts";
+import { LiveServer } from "./live-server.ts";
 import type { StoreContext } from "./store-context.ts";
 import type { WriterLock } from "./writer-lock.ts";
 
@@ -38,6 +40,14 @@ export type WriterState = {
 export type DurableEnvelope = Envelope & { readonly durable: Promise<void> };
 
 export type EventListener = (event: Envelope) => void;
+
+export type RunWriterOptions = {
+  /**
+   * Serve this run's ephemeral events to other processes on its live socket (see
+   * live-server.ts). Off for a writer that only appends a final event (recovery).
+   */
+  live?: boolean;
+};
 
 /**
  * Batch buffers a writer keeps for reuse. Two cover a producer that stays ahead of the disk
@@ -74,6 +84,8 @@ export class RunWriter implements AsyncDisposable {
   #inFlight: AppendBatch | undefined;
   /** Buffers of committed batches, for the next ones (see AppendBatch). */
   readonly #spareBuffers: Buffer[] = [];
+  /** The live socket other processes read ephemeral events from; undefined when off or unavailable. */
+  readonly #live: LiveServer | undefined;
   #lastSeq: number;
   #committedSeq: number;
   #size: number;
@@ -84,7 +96,7 @@ export class RunWriter implements AsyncDisposable {
   #lastStampMs = Number.NaN;
   #lastStamp = "";
 
-  constructor(context: WriterContext, state: WriterState) {
+  constructor(context: WriterContext, state: WriterState, options: RunWriterOptions = {}) {
     this.#context = context;
     this.#state = state;
     this.runId = state.run;
@@ -94,6 +106,13 @@ export class RunWriter implements AsyncDisposable {
     this.#committedSeq = state.lastSeq;
     this.#size = state.size;
     this.#lines = new EnvelopeLines(state.run, context.eventLimitBytes);
+    const endpoint = options.live === true ? writerEndpoint(this.dir) : undefined;
+    this.#live = endpoint === undefined ? undefined : LiveServer.listen(endpoint);
+  }
+
+  /** Processes reading this run's ephemeral events on its live socket now. */
+  get liveReaderCount(): number {
+    return this.#live?.readerCount ?? 0;
   }
 
   /** Seq of the last event appended (durable or not yet). */
@@ -136,12 +155,15 @@ export class RunWriter implements AsyncDisposable {
   }
 
   /**
-   * Delivers an ephemeral event (no seq, never written) to this writer's subscribers now.
+   * Delivers an ephemeral event (no seq, never written) to this writer's subscribers, in order
+   * with the durable events appended before it, and to the readers of the run's live socket
+   * (tagged with the seq of the last event appended before it).
    */
   publish(type: string, data: Record<string, unknown>): Envelope {
     if (!this.#checkWritable(type, data).ephemeral) throw new TypeError(`${type} is durable: append it, do not publish it`);
     const event: Envelope = { v: PROTOCOL_VERSION, run: this.runId, at: this.#timestamp(), type, data };
     const { stored } = capEnvelope(event, this.#context.eventLimitBytes);
+    this.#live?.send(stored, this.#lastSeq);
     if (this.#lastSeq > this.#committedSeq) this.#held.push({ afterSeq: this.#lastSeq, event: stored });
     else this.#deliver([stored]);
     return stored;
@@ -178,6 +200,8 @@ export class RunWriter implements AsyncDisposable {
     try {
       await this.flush();
     } finally {
+      // First: a reader that sees the socket gone finds the run's last events committed.
+      this.#live?.close();
       fs.closeSync(this.#state.fd);
       this.#state.commitHint.close();
       this.#state.lock.release();

@@ -25,6 +25,8 @@ export type StoreContext = {
   identity: ProcessIdentity;
   eventLimitBytes: number;
   pollMs: number;
+  /** Writers serve their ephemeral events on a live socket (see live-server.ts). */
+  liveEvents: boolean;
   onMalformed: OnMalformed;
   onClosed: (writer: RunWriter) => void;
 };

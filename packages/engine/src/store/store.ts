@@ -7,6 +7,9 @@ import { readMeta, writeTransaction } from "./index-db.ts";
 import { runPaths } from "./layout.ts";
 import { syncDirectory } from "./log-file-system.ts";
 import { openLockedRun } from "./open-run.ts";
+import { withEphemeral } from "./follow-live.ts";
+import { readerSocketPath } from "./live-endpoint.ts";
+import { tapLive, type LiveListener } from "./live-tap.ts";
 import { livenessOf } from "./process-identity.ts";
 import { followRun, readRun, type FollowRunOptions, type ReadRunOptions } from "./read-run.ts";
 import { recoverIfAbandoned } from "./recovery.ts";
@@ -67,7 +70,7 @@ export class Store implements AsyncDisposable {
       syncDirectory(paths.dir);
       syncDirectory(context.layout.runsDir);
       const number = writeTransaction(context.db, () => context.catalog.register(runId, context.now().toISOString()));
-      writer = new RunWriter(context, { run: runId, number, fd, size: 0, lastSeq: 0, lock, commitHint });
+      writer = new RunWriter(context, { run: runId, number, fd, size: 0, lastSeq: 0, lock, commitHint }, { live: context.liveEvents });
     } catch (error) {
       if (fd !== undefined) fs.closeSync(fd);
       commitHint?.close();
@@ -110,7 +113,7 @@ export class Store implements AsyncDisposable {
         hint: "start a new run",
       });
     }
-    const writer = new RunWriter(this.#context, opened);
+    const writer = new RunWriter(this.#context, opened, { live: this.#context.liveEvents });
     this.#writers.add(writer);
     return writer;
   }
@@ -175,13 +178,47 @@ export class Store implements AsyncDisposable {
 
   /**
    * The run's events with seq > `after`, then new ones as they are committed (by this or any
-   * process); ends after the final event or when `signal` aborts.
+   * process); ends after the final event or when `signal` aborts. With `ephemeral`, the run's
+   * deltas come too, each after the durable event it followed (see `tapLive`).
    *
    * @example
    * for await (const event of store.followRun(run.id, { after: cursor, signal })) render(event);
    */
   followRun(runId: string, options: FollowRunOptions = {}): AsyncGenerator<Envelope> {
-    return followRun(this.#context, runId, options, (id) => recoverIfAbandoned(this.#context, id));
+    const recover = (id: string) => recoverIfAbandoned(this.#context, id);
+    if (options.ephemeral !== true) return followRun(this.#context, runId, options, recover);
+    return withEphemeral(
+      (signal) => followRun(this.#context, runId, { ...options, signal }, recover),
+      (listener, signal) => this.tapLive(runId, listener, { signal }),
+      options.after ?? 0,
+      options.signal,
+    );
+  }
+
+  /**
+   * The run's ephemeral events (`agent.delta`) as the process writing it publishes them, each
+   * with the seq of the last durable event appended before it: hold an event until you have
+   * read that seq to keep it in order. Best-effort: it connects to the writer's live socket
+   * now and again whenever it has none while the run is live (every `retryMs`, default 1 s);
+   * events published meanwhile are lost, never replayed. Ends when `signal` aborts.
+   *
+   * @example
+   * store.tapLive(run.id, (delta, afterSeq) => pending.push({ delta, afterSeq }), { signal });
+   */
+  tapLive(runId: string, listener: LiveListener, options: { signal: AbortSignal; retryMs?: number }): void {
+    this.#checkOpen();
+    const dir = this.#existingRunPaths(runId).dir;
+    tapLive(listener, {
+      signal: options.signal,
+      socketPath: () => readerSocketPath(dir),
+      runIsLive: () => !this.#closed && isLiveStatus(this.#context.catalog.get(runId)?.status),
+      retryMs: options.retryMs ?? LIVE_RETRY_MS,
+    });
+  }
+
+  /** The highest feed position committed now (0 when the feed is empty): `followFeed({ after })` from it gives only what comes next. */
+  get feedPosition(): number {
+    return this.#context.feed.nextPos() - 1;
   }
 
   /** All runs' events with pos > `after`, in commit order, up to what is committed now. */
@@ -225,6 +262,14 @@ export class Store implements AsyncDisposable {
     if (!RUN_ID_PATTERN.test(runId) || !isDirectory(paths.dir)) throw runNotFound(runId);
     return paths;
   }
+}
+
+/** How often a live tap without a connection tries again while the run is live. */
+const LIVE_RETRY_MS = 1000;
+
+/** A run that may have (or get again, once resumed) a writer publishing deltas: one that has not ended. */
+function isLiveStatus(status: string | undefined): boolean {
+  return status !== undefined && !isFinalStatus(status);
 }
 
 export function isDirectory(dir: string): boolean {

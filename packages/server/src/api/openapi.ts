@@ -33,7 +33,24 @@ export const OPENAPI_DOCUMENT = {
           { name: "status", in: "query", required: false, schema: { $ref: "#/components/schemas/RunStatus" } },
           limit(10_000, 100),
         ],
-        responses: { "200": { description: "runs", content: json({ type: "object", required: ["runs"], properties: { runs: { type: "array", items: { $ref: "#/components/schemas/RunSummary" } } } }) }, ...common },
+        responses: {
+          "200": {
+            description: "runs",
+            content: json({
+              type: "object",
+              required: ["runs", "feed_pos"],
+              properties: {
+                runs: { type: "array", items: { $ref: "#/components/schemas/RunSummary" } },
+                feed_pos: {
+                  type: "integer",
+                  minimum: 0,
+                  description: "The highest feed position committed before the list was read: follow /api/stream?after=feed_pos to keep the list current without replaying the feed",
+                },
+              },
+            }),
+          },
+          ...common,
+        },
       },
       post: {
         summary: "Start a run (the CLI, detached: the run outlives the request and the server)",

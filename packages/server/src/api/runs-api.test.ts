@@ -37,6 +37,18 @@ test("GET /api/runs lists runs newest first, filters by status, limits", async (
   }
 });
 
+test("GET /api/runs gives feed_pos, the last committed feed position: following the feed after it gives only what comes next", async (t) => {
+  const { get, store, live } = await fixture(t);
+  const body = (await (await get("/api/runs")).json()) as { feed_pos: number };
+  const feed = [];
+  for await (const event of store.readFeed()) feed.push(event);
+  assert.equal(body.feed_pos, feed.at(-1)?.pos);
+  await live.append("log", { level: "info", message: "after the list" }).durable;
+  const next = [];
+  for await (const event of store.readFeed({ after: body.feed_pos })) next.push(event);
+  assert.deepEqual(next.map((event) => event.data["message"]), ["after the list"]);
+});
+
 test("GET /api/runs/{ref} by number, id and prefix; unknown refs are 404", async (t) => {
   const { get, first } = await fixture(t);
   for (const ref of [String(first.number), first.runId, first.runId.slice(0, 20)]) {

@@ -34,8 +34,11 @@ export function addRunsRoutes(app: ServerApp, options: RunsRoutesOptions): void 
   app.get("/api/runs", async (c) => {
     const status = parseStatus(c.req.query("status"));
     const limit = parseLimit(c.req.query("limit"), DEFAULT_RUNS_LIMIT, MAX_RUNS_LIMIT);
+    // Read before the list: an event committed in between is then in the list and after
+    // feed_pos (applied twice, harmlessly), never in neither.
+    const feedPos = store.feedPosition;
     const runs = await store.listRuns(status === undefined ? {} : { status });
-    return c.json({ runs: runs.reverse().slice(0, limit) });
+    return c.json({ runs: runs.reverse().slice(0, limit), feed_pos: feedPos });
   });
 
   app.post("/api/runs", async (c) => {

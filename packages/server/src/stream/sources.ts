@@ -11,14 +11,23 @@ export type LiveWriter = {
 /** Finds the writer of a run written by this process, if any (runs started elsewhere have none). */
 export type LiveWriters = (runId: string) => LiveWriter | undefined;
 
-/** A run's log by seq; ephemeral events when this process writes the run. */
+/**
+ * A run's log by seq, and its ephemeral events: from the writer itself when this process
+ * writes the run, else from the run's live socket (the `baton run` process writing it).
+ */
 export function runSource(store: Store, runId: string, liveWriters: LiveWriters | undefined): StreamSource {
   return {
     read: (after) => store.readRun(runId, { after }),
     follow: (after, signal) => store.followRun(runId, { after, signal }),
     cursorOf: (event) => event.seq,
     isFinal: (event) => isFinalType(event.type),
-    subscribeEphemeral: (listener) => subscribeEphemeral(liveWriters?.(runId), listener),
+    subscribeEphemeral: (listener) => {
+      const writer = liveWriters?.(runId);
+      if (writer !== undefined) return subscribeEphemeral(writer, listener);
+      const tap = new AbortController();
+      store.tapLive(runId, listener, { signal: tap.signal });
+      return () => tap.abort();
+    },
   };
 }
 
@@ -36,8 +45,7 @@ export function feedSource(store: Store): StreamSource {
  * A writer delivers events in append and publish order, durable ones after their commit: the
  * seq of the last durable event it delivered is what an ephemeral event follows.
  */
-function subscribeEphemeral(writer: LiveWriter | undefined, listener: EphemeralListener): () => void {
-  if (writer === undefined) return () => {};
+function subscribeEphemeral(writer: LiveWriter, listener: EphemeralListener): () => void {
   let lastSeq = writer.committedSeq;
   return writer.subscribe((event) => {
     if (event.seq !== undefined) lastSeq = event.seq;

@@ -149,10 +149,14 @@ export class StreamHub {
   }
 
   #onEphemeral(event: Envelope, afterCursor: number): void {
-    if (afterCursor <= this.#frontier) {
-      this.#append({ cursor: undefined, key: Math.max(afterCursor, this.#frontier) + 0.5, frame: eventFrame(JSON.stringify(event), undefined), final: false });
+    if (afterCursor === this.#frontier) {
+      this.#append({ cursor: undefined, key: afterCursor + 0.5, frame: eventFrame(JSON.stringify(event), undefined), final: false });
       return;
     }
+    // The follower already read past the event's durable predecessor (a delta from another
+    // process that arrived late): shown now it would land after the message that ended its
+    // stream. Deltas are best-effort: drop it.
+    if (afterCursor < this.#frontier) return;
     // Its durable predecessor is committed but the follower has not read it yet: keep the order.
     if (this.#pendingEphemeral.length >= MAX_PENDING_EPHEMERAL) this.#pendingEphemeral.shift();
     this.#pendingEphemeral.push({ after: afterCursor, event });

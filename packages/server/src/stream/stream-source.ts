@@ -16,6 +16,6 @@ export type StreamSource = {
   cursorOf(event: Envelope): number | undefined;
   /** True for the event after which the stream ends (a run's final event; nothing on the feed). */
   isFinal(event: Envelope): boolean;
-  /** Ephemeral events produced in this process (runs written here only). Returns the unsubscribe function. */
+  /** Ephemeral events of a live run, from its writer in this process or in another one. Returns the unsubscribe function. */
   subscribeEphemeral?: (listener: EphemeralListener) => () => void;
 };

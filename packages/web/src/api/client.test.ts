@@ -12,14 +12,19 @@ function recordingFetch(status: number, body: unknown) {
 }
 
 test("requests carry the token as a bearer header; stream and output URLs carry it as a query", async () => {
-  const { calls, fetchFn } = recordingFetch(200, { runs: [{ id: "run_A", number: 1, status: "running" }] });
+  const { calls, fetchFn } = recordingFetch(200, { runs: [{ id: "run_A", number: 1, status: "running" }], feed_pos: 17 });
   const api = createApi("", "t0k&n", fetchFn);
-  assert.deepEqual(await api.listRuns(), [{ id: "run_A", number: 1, status: "running" }]);
+  assert.deepEqual(await api.listRuns(), { runs: [{ id: "run_A", number: 1, status: "running" }], feedPos: 17 });
   assert.equal(calls[0]!.url, "/api/runs");
   assert.equal(new Headers(calls[0]!.init?.headers).get("authorization"), "Bearer t0k&n");
   assert.equal(api.runStreamUrl("12", 7), "/api/runs/12/stream?after=7&token=t0k%26n");
   assert.equal(api.feedUrl(0), "/api/stream?token=t0k%26n");
   assert.equal(api.feedUrl(42), "/api/stream?after=42&token=t0k%26n");
+});
+
+test("a list without feed_pos (an older server) follows the feed from 0", async () => {
+  const api = createApi("", "t", recordingFetch(200, { runs: [] }).fetchFn);
+  assert.deepEqual(await api.listRuns(), { runs: [], feedPos: 0 });
 });
 
 test("ids from the log are encoded into the output URL, which stays on our own origin", () => {

@@ -14,6 +14,9 @@ export type RunRow = {
   last_seq?: number;
 };
 
+/** The run list, and the feed position it was read at: follow the feed after it to keep it current. */
+export type RunList = { runs: RunRow[]; feedPos: number };
+
 /** An error answer of the API (`{"error": {code, message}}`), or a failed request. */
 export class ApiError extends Error {
   readonly status: number;
@@ -38,7 +41,7 @@ export function lastingFailure(error: unknown): string | undefined {
 }
 
 export type Api = {
-  listRuns(): Promise<RunRow[]>;
+  listRuns(): Promise<RunList>;
   getRun(ref: string): Promise<RunRow>;
   createRun(input: { task: string; agent: string; model?: string; script?: string }): Promise<{ id: string; number: number }>;
   cancelRun(ref: string): Promise<void>;
@@ -75,7 +78,11 @@ export function createApi(base: string, token: string, fetchFn: typeof fetch = (
   };
   const run = (ref: string) => `/api/runs/${encodeURIComponent(ref)}`;
   return {
-    listRuns: async () => (await call<{ runs: RunRow[] }>("GET", "/api/runs", undefined)).runs ?? [],
+    listRuns: async () => {
+      const body = await call<{ runs?: RunRow[]; feed_pos?: unknown }>("GET", "/api/runs", undefined);
+      // A server without feed_pos: the whole feed, from 0.
+      return { runs: body.runs ?? [], feedPos: typeof body.feed_pos === "number" ? body.feed_pos : 0 };
+    },
     getRun: async (ref) => (await call<{ run: RunRow }>("GET", run(ref))).run,
     createRun: async (input) => (await call<{ run: { id: string; number: number } }>("POST", "/api/runs", input)).run,
     cancelRun: async (ref) => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { lastingFailure, type Api, type RunRow } from "../api/client.ts";
+import { lastingFailure, type Api, type RunList, type RunRow } from "../api/client.ts";
 import { runHash } from "../app/use-hash-route.ts";
 import { ConnectionBadge } from "../connection/connection-badge.tsx";
 import { formatTime } from "../format/format.ts";
@@ -10,6 +10,9 @@ import { StatusBadge } from "./status-badge.tsx";
 
 /** Waits this long after a feed event before refetching the list, so a burst costs one fetch. */
 const REFRESH_DELAY_MS = 150;
+/** Retries of the first list while the server cannot be reached: the first delay, doubling up to the cap. */
+const START_RETRY_FIRST_MS = 250;
+const START_RETRY_MAX_MS = 4000;
 
 /** Every run, newest first, kept live by the cross-run feed. */
 export function RunListPage({ api }: { api: Api }) {
@@ -20,44 +23,73 @@ export function RunListPage({ api }: { api: Api }) {
   useEffect(() => {
     let disposed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let follower: { close(): void } | undefined;
+    let startTimer: ReturnType<typeof setTimeout> | undefined;
     // The list from the API is the reference; feed events only show a change early and ask
     // for a fresh list, which also covers anything missed while the feed was down.
+    const applyList = (list: RunList) => {
+      setRows(sortRows(list.runs));
+      setLoadError(undefined);
+    };
+    const showError = (error: unknown) => setLoadError(error instanceof Error ? error.message : String(error));
     const refresh = () => {
       timer = undefined;
       api.listRuns().then(
-        (runs) => {
-          if (disposed) return;
-          setRows(sortRows(runs));
-          setLoadError(undefined);
+        (list) => {
+          if (!disposed) applyList(list);
         },
         (error: unknown) => {
-          if (!disposed) setLoadError(error instanceof Error ? error.message : String(error));
+          if (!disposed) showError(error);
         },
       );
     };
     const scheduleRefresh = () => {
       timer ??= setTimeout(refresh, REFRESH_DELAY_MS);
     };
-    const follower = followStream({
-      url: (after) => api.feedUrl(after),
-      open: (url) => new EventSource(url),
-      cursorOf: (event) => (typeof event["pos"] === "number" ? event["pos"] : undefined),
-      isLast: () => false,
-      onEvents: (events) => {
-        setRows((current) => (current === undefined ? current : events.reduce(applyFeedEvent, current)));
-        if (events.some(changesRow)) scheduleRefresh();
-      },
-      onState: (state, detail) => {
-        setConnection({ state, detail });
-        if (state === "live") scheduleRefresh();
-      },
-      diagnose: () => api.listRuns().then(() => undefined, lastingFailure),
-    });
-    refresh();
+    // The feed is followed from the position the first list was read at, not replayed from 0.
+    const follow = (after: number) => {
+      let connectedBefore = false;
+      follower = followStream({
+        url: (cursor) => api.feedUrl(cursor),
+        open: (url) => new EventSource(url),
+        cursorOf: (event) => (typeof event["pos"] === "number" ? event["pos"] : undefined),
+        isLast: () => false,
+        onEvents: (events) => {
+          setRows((current) => (current === undefined ? current : events.reduce(applyFeedEvent, current)));
+          if (events.some(changesRow)) scheduleRefresh();
+        },
+        onState: (state, detail) => {
+          setConnection({ state, detail });
+          // Live again after a failure: the list may have missed changes. The first time, it was just read.
+          if (state === "live" && connectedBefore) scheduleRefresh();
+          if (state === "live") connectedBefore = true;
+        },
+        diagnose: () => api.listRuns().then(() => undefined, lastingFailure),
+        after,
+      });
+    };
+    const start = (delayMs: number) => {
+      api.listRuns().then(
+        (list) => {
+          if (disposed) return;
+          applyList(list);
+          follow(list.feedPos);
+        },
+        (error: unknown) => {
+          if (disposed) return;
+          showError(error);
+          const fatal = lastingFailure(error);
+          if (fatal !== undefined) setConnection({ state: "error", detail: fatal });
+          else startTimer = setTimeout(() => start(Math.min(START_RETRY_MAX_MS, delayMs * 2)), delayMs);
+        },
+      );
+    };
+    start(START_RETRY_FIRST_MS);
     return () => {
       disposed = true;
       if (timer !== undefined) clearTimeout(timer);
-      follower.close();
+      if (startTimer !== undefined) clearTimeout(startTimer);
+      follower?.close();
     };
   }, [api]);
 

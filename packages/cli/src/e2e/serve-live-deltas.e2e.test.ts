@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Envelope } from "@baton/protocol";
+import { SseReader } from "@baton/server/testing";
+import { cliEnv, makeRepo, startBaton, waitFor, writeScript } from "./cli-harness.ts";
+
+const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
+const TEXT = "Reading the repository first, then the tests, and only then the code that they cover, one file at a time.";
+
+test("SSE: a run written by another process (baton run) streams agent.delta frames without id before its agent.message with id", async () => {
+  const repo = await makeRepo("cli-serve-deltas-");
+  // The sleep first leaves time to connect; the one after keeps the message open while it streams.
+  const script = await writeScript(repo, "steps.json", [{ sleep: 2500 }, { say: TEXT }, { sleep: 500 }]);
+  const served = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv({ BATON_SERVE_TOKEN: "deltas-token-0123456789" }) });
+  const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--", "Read the repository"]);
+  try {
+    await served.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
+    const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;
+    const base = `http://127.0.0.1:${port}`;
+    const auth = { authorization: `Bearer ${token as string}` };
+    await waitFor("the run to be listed", async () => {
+      const listed = (await (await fetch(`${base}/api/runs`, { headers: auth })).json()) as { runs: unknown[] };
+      return listed.runs.length === 1;
+    });
+    const reader = await SseReader.open(`${base}/api/runs/1/stream`, auth);
+    assert.equal(reader.status, 200);
+    await reader.ended;
+    assert.equal((await run.done).code, 0, run.stderr);
+
+    const frames = reader.frames.filter((frame) => frame.data !== undefined).map((frame) => ({ id: frame.id, event: JSON.parse(frame.data as string) as Envelope }));
+    const messageAt = frames.findIndex((frame) => frame.event.type === "agent.message");
+    assert.ok(messageAt > 0, "the message arrived");
+    assert.equal(frames[messageAt]?.id, String(frames[messageAt]?.event.seq), "the message has its seq as id");
+    const deltas = frames.filter((frame) => frame.event.type === "agent.delta");
+    assert.ok(deltas.length >= 3, `the text streamed in several deltas, got ${deltas.length}`);
+    for (const delta of deltas) {
+      assert.equal(delta.id, undefined, "a delta has no id");
+      assert.equal(delta.event.seq, undefined);
+    }
+    assert.ok(frames.slice(messageAt).every((frame) => frame.event.type !== "agent.delta"), "no delta after the message it streamed");
+    assert.equal(deltas.map((delta) => String(delta.event.data["text"])).join(""), TEXT, "the deltas join to the message");
+    assert.deepEqual(
+      frames.filter((frame) => frame.id !== undefined).map((frame) => frame.event.seq),
+      frames.filter((frame) => frame.id !== undefined).map((_, index) => index + 1),
+      "the durable events, all and in order",
+    );
+  } finally {
+    run.kill();
+    served.child.kill("SIGTERM");
+    await served.done;
+  }
+});
