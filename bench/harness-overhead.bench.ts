@@ -24,10 +24,16 @@ const bareClient = path.join(repoRoot, "bench", "harness", "bare-acp-client.ts")
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), "baton-bench-harness-"));
 
-/** A fresh git repository with `.baton/` initialised by the CLI (not timed). */
+/**
+ * A fresh git repository with one commit and `.baton/` initialised by the CLI (not timed). Baton
+ * runs in its default mode: its own worktree and branch, and a commit of what the agent wrote,
+ * all of which is in the measured time.
+ */
 async function freshRepo(name: string): Promise<string> {
   const repo = path.join(scratch, name);
   execFileSync("git", ["init", "-q", repo]);
+  const identity = ["-c", "user.name=Baton Bench", "-c", "user.email=bench@baton.invalid"];
+  execFileSync("git", ["-C", repo, ...identity, "commit", "-q", "--allow-empty", "-m", "Initial commit"]);
   execFileSync(process.execPath, [cliEntry, "-C", repo, "init"], { stdio: "ignore" });
   return repo;
 }
