@@ -80,9 +80,10 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
       "copy the repository's uncommitted changes (staged, unstaged, untracked) into the run's worktree; they are not committed until the run ends, and then become part of the run's commit",
     )
     .option("--in-place", "work in the repository itself: no worktree, no branch, no commit")
+    .option("--worktree", "work in a worktree of its own even when config.toml says [workspace] mode = \"in_place\"")
     .addHelpText("after", WORKSPACE_HELP + STEPS_HELP)
     .action(
-      action(async (task: string | undefined, opts: { agent?: string; script?: string; model?: string; json?: boolean; base?: string; includeDirty?: boolean; inPlace?: boolean }) =>
+      action(async (task: string | undefined, opts: { agent?: string; script?: string; model?: string; json?: boolean; base?: string; includeDirty?: boolean; inPlace?: boolean; worktree?: boolean }) =>
         (await import("./commands/run.ts")).runCommand(context(), task, opts),
       ),
     );

@@ -34,6 +34,8 @@ export type RunOptions = {
   includeDirty?: boolean;
   /** Workspace: work in the repository itself, with no worktree and no commit. */
   inPlace?: boolean;
+  /** Workspace: a worktree even when the config's `[workspace] mode` is `in_place`. */
+  worktree?: boolean;
 };
 
 export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions): Promise<number> {
@@ -43,13 +45,16 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   const task = taskArg ?? agent.defaultTask ?? "";
   if (task.trim().length === 0) throw new BatonError("usage", taskArg === undefined ? "no task given" : "the task is empty", { hint: "pass the task as the first argument" });
   const repo = await describeRepo(project.root);
+  if (options.inPlace === true && options.worktree === true) {
+    throw new BatonError("usage", "--in-place and --worktree contradict each other", { hint: "pass one of them" });
+  }
   // Checked before the run exists: a bad base or a dirty tree changes nothing.
   const workspace = await planWorkspace({
     root: project.root,
     batonDir: project.batonDir,
     ...(options.base === undefined ? {} : { base: options.base }),
     includeDirty: options.includeDirty === true,
-    inPlace: options.inPlace === true || (config.workspace.mode === "in_place" && options.base === undefined && options.includeDirty !== true),
+    inPlace: options.inPlace === true || (config.workspace.mode === "in_place" && options.worktree !== true && options.base === undefined && options.includeDirty !== true),
   });
 
   await using store = await openStore(project.batonDir);

@@ -204,6 +204,25 @@ test("--in-place works in the repository itself: no worktree, no branch, no comm
   assert.match(clean.stdout, /worked in place; nothing to clean/);
 });
 
+test("[workspace] mode = in_place makes every run work in place; --worktree gives one run its own; both flags at once are refused", async () => {
+  const repo = await makeRepo("cli-ws-mode-");
+  const configPath = join(repo, ".baton", "config.toml");
+  await writeFile(configPath, (await readFile(configPath, "utf8")).replace('mode = "worktree"', 'mode = "in_place"'));
+  const script = await writeScript(repo, "one.json", [{ write: { path: "here.txt", content: "x\n" } }]);
+  const inPlace = await runBaton(repo, ["run", "By config", "--script", script, "--json"]);
+  assert.equal(inPlace.code, 0, inPlace.stderr);
+  assert.equal(eventsOfType(json(inPlace.stdout), "workspace.ready")[0]?.data["kind"], "in_place");
+  await git(repo, "clean", "-fq", "here.txt");
+  const isolated = await runBaton(repo, ["run", "Isolated", "--script", script, "--worktree", "--json"]);
+  assert.equal(isolated.code, 0, isolated.stderr);
+  assert.equal(eventsOfType(json(isolated.stdout), "workspace.ready")[0]?.data["kind"], "worktree");
+  assert.equal(eventsOfType(json(isolated.stdout), "git.committed").length, 1);
+  const both = await runBaton(repo, ["run", "Both", "--script", script, "--worktree", "--in-place"]);
+  assert.equal(both.code, 2);
+  assert.equal(both.stderr, "baton: --in-place and --worktree contradict each other: pass one of them\n");
+  assert.equal((await readdir(join(repo, ".baton", "runs"))).length, 2, "the refused run was never created");
+});
+
 test("baton clean refuses a running run, removes finished runs' worktrees, deletes merged branches and keeps unmerged ones", async (t) => {
   const repo = await makeRepo("cli-ws-clean-");
   const writes = await writeScript(repo, "writes.json", [{ write: { path: "kept.txt", content: "unmerged work\n" } }]);
