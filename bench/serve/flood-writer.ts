@@ -1,14 +1,17 @@
 // Child process of sse-fanout.bench.ts: one run, flooded with events stamped with their append time.
-// Usage: node flood-writer.ts <batonDir> <count>
+// Usage: node flood-writer.ts <batonDir> <count> [<eventsPerSecond>]
 // Prints `ready <runId>`, waits for a line on stdin, appends `count` log events in bursts
-// (yielding between bursts, so that group commit forms batches), then run.completed; prints `done`.
+// (yielding between bursts, so that group commit forms batches; with a rate, each burst waits
+// for its time), then run.completed; prints `done`.
 import { createInterface } from "node:readline";
-import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { setTimeout as sleep, setImmediate as yieldToLoop } from "node:timers/promises";
 import { openStore } from "@baton/engine/store";
 
-const [batonDir, countText] = process.argv.slice(2);
+const [batonDir, countText, rateText] = process.argv.slice(2);
 if (batonDir === undefined || countText === undefined) throw new Error("usage: flood-writer.ts <batonDir> <count>");
 const count = Number(countText);
+/** Events per second; none: as fast as the store takes them. */
+const rate = rateText === undefined ? undefined : Number(rateText);
 /** Events per burst: an agent streaming tool results, not one event per tick. */
 const BURST = 100;
 const stamp = () => performance.timeOrigin + performance.now();
@@ -21,10 +24,13 @@ writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, hos
 await writer.flush();
 process.stdout.write(`ready ${writer.runId}\n`);
 await lines.next();
+const began = performance.now();
 for (let index = 0; index < count; index += 1) {
   writer.append("log", { level: "info", message: `${index} ${padding}`, sent_at: stamp() });
   if (index % BURST === BURST - 1) {
-    if (writer.lastSeq - writer.committedSeq > 20 * BURST) await writer.flush();
+    const due = rate === undefined ? 0 : began + ((index + 1) / rate) * 1000 - performance.now();
+    if (due > 0) await sleep(due);
+    else if (writer.lastSeq - writer.committedSeq > 20 * BURST) await writer.flush();
     else await yieldToLoop();
   }
 }

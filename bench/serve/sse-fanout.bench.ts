@@ -5,7 +5,10 @@
 // latency (p50/p99 over all clients' events) and the server's peak RSS. Baseline, same run:
 // the same flood followed by one client. Server, writer and clients are separate processes
 // (clients: this one). Prints figures and ratios; asserts delivery only, never timing.
-//   node bench/serve/sse-fanout.bench.ts [--clients C] [--events N] [--quick]   (default 200 clients, 20,000 events)
+// Then the same at a steady rate (R events/s, as an agent streams tool output), where latency is
+// the fan-out's own cost rather than queueing behind a burst.
+//   node bench/serve/sse-fanout.bench.ts [--clients C] [--events N] [--rate R] [--quick]
+//   (default 200 clients, 20,000 events flooded, then 10,000 at 2,000 events/s)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -16,7 +19,9 @@ import { fixed, mib, percentile, sizeArg } from "../measure.ts";
 import { scratchBatonDir } from "../store/store-fixtures.ts";
 
 const clients = sizeArg("clients", "BATON_BENCH_CLIENTS", 200, 50);
-const events = sizeArg("events", "BATON_BENCH_EVENTS", 20_000, 5_000);
+const floodEvents = sizeArg("events", "BATON_BENCH_EVENTS", 20_000, 5_000);
+const rate = sizeArg("rate", "BATON_BENCH_RATE", 2_000, 2_000);
+const pacedEvents = Math.max(1_000, Math.round(floodEvents / 2));
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TOKEN = "bench-token-0123456789";
 const stamp = () => performance.timeOrigin + performance.now();
@@ -102,12 +107,12 @@ class FanoutClient {
 
 type Round = { clients: number; p50: number; p99: number; max: number; peakRss: number; followers: number; dropped: number; resyncs: number; seconds: number; serverCpu: number };
 
-async function round(count: number): Promise<Round> {
+async function round(count: number, events: number, eventsPerSecond?: number): Promise<Round> {
   const { batonDir, cleanup } = await scratchBatonDir();
   const server = startChild("serve-child.ts", [batonDir]);
   try {
     const port = Number((await server.next()).split(" ")[1]);
-    const writer = startChild("flood-writer.ts", [batonDir, String(events)]);
+    const writer = startChild("flood-writer.ts", [batonDir, String(events), ...(eventsPerSecond === undefined ? [] : [String(eventsPerSecond)])]);
     const runId = (await writer.next()).split(" ")[1] as string;
     const followers = Array.from({ length: count }, () => new FanoutClient(`http://127.0.0.1:${port}/api/runs/${runId}/stream`));
     let connected = 0;
@@ -153,11 +158,23 @@ async function round(count: number): Promise<Round> {
   }
 }
 
-const baseline = await round(1);
-const fanout = await round(clients);
 const line = (name: string, r: Round) =>
   `  ${name.padEnd(22)} p50 ${fixed(r.p50).padStart(8)} ms   p99 ${fixed(r.p99).padStart(8)} ms   max ${fixed(r.max).padStart(8)} ms   server peak RSS ${mib(r.peakRss).padStart(6)} MiB   server CPU ${fixed(r.serverCpu, 1)} s   wall ${fixed(r.seconds, 1)} s   followers ${r.followers}, dropped ${r.dropped}, resyncs ${r.resyncs}`;
-console.log(`SSE fan-out: ${events.toLocaleString("en-US")} events flooded into one run (another process), append -> client receipt, every event delivered in order to every client (checked)`);
-console.log(line("1 client (baseline)", baseline));
-console.log(line(`${clients} clients`, fanout));
-console.log(`  ratio ${clients} clients / 1: p50 ${fixed(fanout.p50 / baseline.p50)}, p99 ${fixed(fanout.p99 / baseline.p99)}, server peak RSS ${fixed(fanout.peakRss / baseline.peakRss)}   (events delivered: ${(fanout.clients * (events + 3)).toLocaleString("en-US")})`);
+const report = (title: string, events: number, baseline: Round, fanout: Round) => {
+  console.log(title);
+  console.log(line("1 client (baseline)", baseline));
+  console.log(line(`${clients} clients`, fanout));
+  console.log(`  ratio ${clients} clients / 1: p50 ${fixed(fanout.p50 / baseline.p50)}, p99 ${fixed(fanout.p99 / baseline.p99)}, server peak RSS ${fixed(fanout.peakRss / baseline.peakRss)}   (events delivered: ${(fanout.clients * (events + 3)).toLocaleString("en-US")})`);
+};
+report(
+  `SSE fan-out: ${floodEvents.toLocaleString("en-US")} events flooded into one run (another process), append -> client receipt, every event delivered in order to every client (checked)`,
+  floodEvents,
+  await round(1, floodEvents),
+  await round(clients, floodEvents),
+);
+report(
+  `SSE fan-out at a steady ${rate.toLocaleString("en-US")} events/s: ${pacedEvents.toLocaleString("en-US")} events, same checks`,
+  pacedEvents,
+  await round(1, pacedEvents, rate),
+  await round(clients, pacedEvents, rate),
+);
