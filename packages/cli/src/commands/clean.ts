@@ -1,9 +1,10 @@
 import { cleanRunWorktree } from "@baton/engine";
 import { BatonError } from "@baton/engine/errors";
 import { openStore, type RunSummary } from "@baton/engine/store";
-import { applyEvent, initialRunState, isFinalStatus } from "@baton/protocol";
+import { isFinalStatus } from "@baton/protocol/core";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
+import { readRunState } from "../run-state.ts";
 
 /**
  * Removes finished runs' worktrees (all, or RUN), prunes git's worktree list, and deletes each
@@ -21,8 +22,7 @@ export async function cleanCommand(ctx: CliContext, ref: string | undefined): Pr
   }
   let cleaned = 0;
   for (const run of runs) {
-    const state = initialRunState();
-    for await (const event of store.readRun(run.id, { after: 0 })) applyEvent(state, event);
+    const state = await readRunState(store, run.id);
     if (!isFinalStatus(state.status)) {
       if (ref === undefined) continue;
       throw new BatonError("run_active", `run ${run.number} is ${state.status}; its worktree is in use`, {

@@ -1,8 +1,8 @@
 import { runDiff } from "@baton/engine";
 import { openStore } from "@baton/engine/store";
-import { applyEvent, initialRunState } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
+import { readRunState } from "../run-state.ts";
 
 /** A run's change: `git diff base_sha..branch` once committed, else its working changes. */
 export async function diffCommand(ctx: CliContext, ref: string, options: { stat?: boolean }): Promise<number> {
@@ -10,8 +10,7 @@ export async function diffCommand(ctx: CliContext, ref: string, options: { stat?
   await using store = await openStore(project.batonDir);
   const run = store.resolveRun(ref);
   await store.recoverIfAbandoned(run.id);
-  const state = initialRunState();
-  for await (const event of store.readRun(run.id, { after: 0 })) applyEvent(state, event);
+  const state = await readRunState(store, run.id);
   const text = await runDiff(project.root, state, { stat: options.stat === true });
   ctx.stdout.write(text);
   return EXIT.succeeded;

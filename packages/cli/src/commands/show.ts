@@ -1,7 +1,7 @@
 import { openStore } from "@baton/engine/store";
-import { applyEvent, initialRunState } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
+import { readRunState } from "../run-state.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "../render/style.ts";
 
 /** Status, usage, cost, counts and errors of one run, folded from its events. */
@@ -11,8 +11,7 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
   const run = store.resolveRun(ref);
   // A run whose writer died ends as failed (interrupted) when a command next touches it.
   await store.recoverIfAbandoned(run.id);
-  const state = initialRunState();
-  for await (const event of store.readRun(run.id, { after: 0 })) applyEvent(state, event);
+  const state = await readRunState(store, run.id);
   if (options.json) {
     ctx.stdout.write(`${JSON.stringify({ ...state, events_file: store.eventsPath(run.id) })}\n`);
     return EXIT.succeeded;
