@@ -63,7 +63,7 @@ test("built-in: git push is denied in any reasonable spelling, other git command
 });
 
 test("built-in: an edit, delete or move outside the workspace is denied, however the path is spelled", () => {
-  const root = "/work/repo/.baton/worktrees/1-x";
+  const root = "/srv/repo/.baton/worktrees/1-x";
   const ask = (kind: string, ...paths: string[]) => decidePermission([], { kind, paths }, { root });
   const outside = { action: "deny", rule: "default:outside-worktree" };
   const allowed = { action: "allow", rule: "default:allow" };
@@ -71,7 +71,7 @@ test("built-in: an edit, delete or move outside the workspace is denied, however
   assert.deepEqual(ask("edit", "../../../outside.txt"), outside);
   assert.deepEqual(ask("edit", "src/../../escape.txt"), outside);
   assert.deepEqual(ask("edit", `${root}/../1-x-sibling/file`), outside);
-  assert.deepEqual(ask("edit", "/work/repo/README.md"), outside, "the repository itself is outside the run's worktree");
+  assert.deepEqual(ask("edit", "/srv/repo/README.md"), outside, "the repository itself is outside the run's worktree");
   assert.deepEqual(ask("delete", "ok.txt", "/tmp/x"), outside, "every path counts");
   assert.deepEqual(ask("move", `${root}/a.txt`, "../b.txt"), outside);
   assert.deepEqual(ask("edit", `${root}/src/a.ts`), allowed);

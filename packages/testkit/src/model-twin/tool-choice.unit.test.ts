@@ -22,10 +22,10 @@ test("the write-like tool is found by name, exactly first, then behind an MCP pr
 });
 
 test("each agent's way of naming its cwd is recognised", () => {
-  assert.equal(findAgentCwd("<environment_context>\n  <cwd>/work/repo</cwd>\n</environment_context>"), "/work/repo");
-  assert.equal(findAgentCwd("Here is useful information:\nPrimary working directory: /work/repo\nIs a git repo: true"), "/work/repo");
-  assert.equal(findAgentCwd("<env>\n  Working directory: /work/repo\n</env>"), "/work/repo");
-  assert.equal(findAgentCwd("- **Workspace Directories:**\n  - /work/repo\n- **Directory Structure:**"), "/work/repo");
+  assert.equal(findAgentCwd("<environment_context>\n  <cwd>/srv/repo</cwd>\n</environment_context>"), "/srv/repo");
+  assert.equal(findAgentCwd("Here is useful information:\nPrimary working directory: /srv/repo\nIs a git repo: true"), "/srv/repo");
+  assert.equal(findAgentCwd("<env>\n  Working directory: /srv/repo\n</env>"), "/srv/repo");
+  assert.equal(findAgentCwd("- **Workspace Directories:**\n  - /srv/repo\n- **Directory Structure:**"), "/srv/repo");
   assert.equal(findAgentCwd("no directory here"), undefined);
 });
 
