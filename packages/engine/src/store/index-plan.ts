@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
+import { applyToCatalog, type CatalogPatch } from "@baton/protocol/core";
 import type { BatchRow, FeedRows } from "./feed-rows.ts";
 import { readLogRange, type OnMalformed } from "./log-range-reader.ts";
 import type { RunCatalog } from "./run-catalog.ts";

@@ -1,6 +1,5 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { RunStatus } from "@baton/protocol/core";
-import type { CatalogPatch } from "./catalog-fold.ts";
+import type { CatalogPatch, RunStatus } from "@baton/protocol/core";
 
 /** A run as the index knows it: what `baton runs` lists. */
 export type RunSummary = {

@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PROTOCOL_VERSION, type Envelope } from "@baton/protocol/core";
+import { applyToCatalog, PROTOCOL_VERSION, type CatalogPatch, type Envelope } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import { AppendBatch } from "./append-batch.ts";
 import { capEnvelope } from "./cap-envelope.ts";
-import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
 import { EnvelopeLines, type TypeFacts } from "./envelope-line.ts";
 import { StoredEnvelope } from "./stored-envelope.ts";
 import type { HintFile } from "./hint-file.ts";

@@ -4,3 +4,4 @@ export * from "./constants.ts";
 export * from "./event-types.ts";
 export * from "./size-cap.ts";
 export * from "./fold.ts";
+export * from "./catalog-fold.ts";

@@ -1,6 +1,6 @@
-import type { Envelope } from "@baton/protocol/core";
+import { applyToCatalog, type CatalogPatch, type Envelope } from "@baton/protocol/core";
 import type { RunRow } from "../api/client.ts";
-import { num, record, str } from "../timeline/data.ts";
+import { num } from "../timeline/data.ts";
 
 /** Event types that change a run's row in the list. */
 const ROW_TYPES = new Set(["run.created", "run.started", "run.paused", "run.completed", "run.failed", "run.cancelled"]);
@@ -16,41 +16,27 @@ export function changesRow(event: Envelope): boolean {
  */
 export function applyFeedEvent(rows: readonly RunRow[], event: Envelope): readonly RunRow[] {
   if (!changesRow(event)) return rows;
-  const data = record(event.data);
+  // The same rule the store's index applies to its rows, so the list matches `GET /api/runs`.
+  const patch: CatalogPatch = {};
+  applyToCatalog(patch, event);
   const index = rows.findIndex((row) => row.id === event.run);
   if (index === -1) {
     if (event.type !== "run.created") return rows;
-    const number = num(event["number"]) ?? num(data["number"]) ?? 0;
-    const row: RunRow = { id: event.run, number, status: "created", task: str(data["task"]), agent: str(data["agent"]), model: str(data["model"]), created_at: event.at };
-    return sortRows([row, ...rows]);
-  }
-  const row = { ...rows[index]! };
-  switch (event.type) {
-    case "run.started":
-      row.status = "running";
-      row.started_at ??= event.at;
-      delete row.ended_at;
-      break;
-    case "run.paused":
-      row.status = "paused";
-      break;
-    case "run.completed":
-      row.status = data["status"] === "stopped" ? "stopped" : "succeeded";
-      row.ended_at = event.at;
-      break;
-    case "run.failed":
-      row.status = "failed";
-      row.ended_at = event.at;
-      break;
-    case "run.cancelled":
-      row.status = "cancelled";
-      row.ended_at = event.at;
-      break;
-    default:
-      return rows;
+    const number = num(event["number"]) ?? patch.number ?? 0;
+    return sortRows([withPatch({ id: event.run, number, status: "created" }, patch), ...rows]);
   }
   const next = [...rows];
-  next[index] = row;
+  next[index] = withPatch(rows[index]!, patch);
+  return next;
+}
+
+function withPatch(row: RunRow, patch: CatalogPatch): RunRow {
+  const { ended_at: ended, started_at: started, pid: _pid, number: _number, ...fields } = patch;
+  const next: RunRow = { ...row, ...fields };
+  // A resume keeps the first start; `ended_at: null` means the run is active again.
+  if (started !== undefined) next.started_at ??= started;
+  if (ended === null) delete next.ended_at;
+  else if (ended !== undefined) next.ended_at = ended;
   return next;
 }
 

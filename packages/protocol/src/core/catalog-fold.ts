@@ -1,9 +1,11 @@
-import type { Envelope, RunStatus } from "@baton/protocol/core";
+import type { Envelope } from "./constants.ts";
+import type { RunStatus } from "./event-types.ts";
 
 /**
- * The fields of a run's catalog row that its events decide. Mirrors the protocol's run-state
- * fold for the few fields the index keeps, without its per-event copying: this runs on the
- * writer's commit path for every event.
+ * The fields of a run's catalog row that its events decide: the store's index keeps them, and a
+ * live run list (the web UI's) patches its rows with the same rule. Mirrors the run-state fold
+ * for these few fields, without its per-event copying: this runs on the writer's commit path
+ * for every event.
  */
 export type CatalogPatch = {
   number?: number;

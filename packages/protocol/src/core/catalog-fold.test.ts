@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Envelope } from "@baton/protocol";
-import { isFinalStatus } from "@baton/protocol/core";
+import type { Envelope } from "./constants.ts";
+import { isFinalStatus } from "./event-types.ts";
 import { applyToCatalog, type CatalogPatch } from "./catalog-fold.ts";
 
 const at = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
