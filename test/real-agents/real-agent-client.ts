@@ -6,8 +6,9 @@ import { dirname } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentLaunch } from "./agent-profiles.ts";
+import { tapLines, type RawMessage } from "@baton/testkit/acp-tap";
+export type { RawMessage } from "@baton/testkit/acp-tap";
 
-export type RawMessage = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
 
 export type RealAgent = {
   readonly messages: RawMessage[];
@@ -83,28 +84,4 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {
     // the group is gone already
   }
-}
-
-/** Records each line the agent writes and passes all but `session/update` on to the SDK. */
-function tapLines(into: RawMessage[]): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let partial = "";
-  return new TransformStream({
-    transform(chunk, controller) {
-      const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
-      partial = lines.pop() ?? "";
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        let message: RawMessage;
-        try {
-          message = JSON.parse(line) as RawMessage;
-        } catch {
-          continue; // a stray log line on stdout; not ACP
-        }
-        into.push(message);
-        if (message.method !== "session/update") controller.enqueue(encoder.encode(`${line}\n`));
-      }
-    },
-  });
 }

@@ -5,8 +5,9 @@ import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { fakeAgentBinPath } from "./command.ts";
+import { tapLines, type RawMessage } from "../testing/acp-tap.ts";
+export type { RawMessage } from "../testing/acp-tap.ts";
 
-export type RawMessage = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
 
 export type FakeAgentProcess = {
   /** Every line the agent wrote to stdout so far, parsed, in order. */
@@ -75,27 +76,4 @@ export async function openSession(ctx: acp.ClientContext, cwd: string): Promise<
 
 export function prompt(ctx: acp.ClientContext, sessionId: string, text = "go"): Promise<acp.PromptResponse> {
   return ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
-}
-
-/**
- * Records each line the agent writes, parsed, and passes on to the SDK every line except
- * `session/update` notifications: tests read updates from the tap alone, since the SDK drops
- * (and logs) update kinds it cannot validate and does not run handlers in order.
- */
-function tapLines(into: RawMessage[]): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let partial = "";
-  return new TransformStream({
-    transform(chunk, controller) {
-      const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
-      partial = lines.pop() ?? "";
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        const message = JSON.parse(line) as RawMessage;
-        into.push(message);
-        if (message.method !== "session/update") controller.enqueue(encoder.encode(`${line}\n`));
-      }
-    },
-  });
 }
