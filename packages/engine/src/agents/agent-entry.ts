@@ -38,6 +38,29 @@ const entryFields = {
   version_args: z.array(z.string()),
   /** For agents that play a script file (the fake): `--script FILE` is passed with this flag. */
   script_arg: z.string().min(1).optional(),
+  /**
+   * Whether the agent takes a `session/prompt` in the middle of a running turn without ending
+   * it: only then is it told of limit warnings and repeats in a prompt of its own (a notice).
+   */
+  notices: z.boolean(),
+  /** Whether it reports its spend in USD (ACP `usage_update.cost`): a cost budget needs it. */
+  reports_cost: z.boolean(),
+  /**
+   * Seconds without anything from the agent (while no tool call runs) after which a turn counts
+   * as stalled: cancelled and sent again once; a second stall fails the run.
+   */
+  stall_timeout: z.number().min(1).max(86_400).optional(),
+  /**
+   * Words the agent's last message in a turn starts with when it ends the turn as done after a
+   * refused model request (Claude Code's "API Error:"): such a turn counts as failed.
+   */
+  provider_error_prefixes: z.array(z.string().min(1)),
+  /** A JSON-RPC error code the agent answers a rate-limited turn with, whatever its words. */
+  rate_limit_code: z
+    .number()
+    .int()
+    .refine((code) => code > -32000 || code < -32768, "must not be one of JSON-RPC's reserved codes (-32768 to -32000)")
+    .optional(),
 };
 
 /** A complete registry entry: built-ins are this data, and so is a config entry after merging. */
@@ -49,6 +72,9 @@ export const agentEntrySchema = z.strictObject({
   model: entryFields.model.default({ via: "none" }),
   no_client_fs: entryFields.no_client_fs.default(false),
   version_args: entryFields.version_args.default(["--version"]),
+  notices: entryFields.notices.default(false),
+  reports_cost: entryFields.reports_cost.default(false),
+  provider_error_prefixes: entryFields.provider_error_prefixes.default([]),
 });
 export type AgentEntry = z.infer<typeof agentEntrySchema>;
 export type AgentEntryInput = z.input<typeof agentEntrySchema>;
@@ -70,6 +96,11 @@ export const agentConfigSchema = z.strictObject({
   session_mode: entryFields.session_mode,
   version_args: entryFields.version_args.optional(),
   script_arg: entryFields.script_arg,
+  notices: entryFields.notices.optional(),
+  reports_cost: entryFields.reports_cost.optional(),
+  stall_timeout: entryFields.stall_timeout,
+  provider_error_prefixes: entryFields.provider_error_prefixes.optional(),
+  rate_limit_code: entryFields.rate_limit_code,
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 

@@ -6,6 +6,7 @@ import { agentConfigSchema, agentNameSchema } from "../agents/agent-entry.ts";
 import { BatonError } from "../errors.ts";
 import { permissionRuleSchema } from "../permissions/policy.ts";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../trace/trace-store.ts";
+import { durationSchema } from "./duration.ts";
 
 /** Project settings from `.baton/config.toml`. Every key is optional; defaults are below. */
 export const configSchema = z.strictObject({
@@ -36,8 +37,42 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** How long an agent gets to end its turn after `session/cancel` before it is signalled. */
       cancel_grace_ms: z.number().int().min(0).max(600_000).default(5_000),
+      /** The model the session switches to, once, when an overload outlasts its waits. */
+      fallback_model: z.string().min(1).optional(),
     })
     .default({ cancel_grace_ms: 5_000 }),
+  limits: z
+    .strictObject({
+      /** Wall-clock time for the whole run, waits included ("30m"). Unattended runs need one. */
+      timeout: durationSchema.optional(),
+      /** Spend in USD, as the agent reports it. */
+      max_cost_usd: z.number().positive().optional(),
+      /** Input plus output tokens, as the agent reports them. */
+      max_tokens: z.number().int().positive().optional(),
+      /** Tool calls the agent may make. */
+      max_tool_calls: z.number().int().positive().optional(),
+      /** The same tool call (tool, input, result) this many times in a row is a loop. Off unless set. */
+      max_repeats: z.number().int().min(2).max(100).optional(),
+    })
+    .default({}),
+  run: z
+    .strictObject({
+      /** What a run must leave: `change` (a change in its worktree) or `none`. */
+      require_output: z.enum(["change", "none"]).default("change"),
+    })
+    .default({ require_output: "change" }),
+  retry: z
+    .strictObject({
+      /** Waits before resending a turn that was rate limited or could not reach the provider. */
+      rate_limited: z.array(durationSchema).max(20).prefault(["10s", "20s", "40s"]),
+      /** Waits before resending a turn the provider was overloaded for. */
+      overloaded: z.array(durationSchema).max(20).prefault(["10s", "20s", "30s", "40s", "50s", "60s"]),
+      /** Up to this share of each wait is added at random, so that runs do not resend together. */
+      jitter: z.number().min(0).max(1).default(0.25),
+      /** A provider asking to wait longer than this (retry-after) is not waited for. */
+      max_retry_after: durationSchema.prefault("2m"),
+    })
+    .prefault({}),
 });
 export type BatonConfig = z.infer<typeof configSchema>;
 
@@ -85,6 +120,32 @@ export const DEFAULT_CONFIG_TEXT = `# Baton project settings. Every key is optio
 [session]
 # How long an agent gets to end its turn after a cancel before it is signalled (ms).
 cancel_grace_ms = 5000
+# The model to switch to, once, when the provider stays overloaded through every wait.
+# fallback_model = "claude-opus-4-1"
+
+[limits]
+# Wall-clock time for a run, waits for the provider included: "90s", "30m", "2h".
+# A run with no terminal attached (or with --yes) is refused without one.
+# timeout = "30m"
+# max_cost_usd = 5        # USD, as the agent reports it (refused for agents that report none)
+# max_tokens = 2000000    # input + output tokens, as the agent reports them
+# max_tool_calls = 500
+# max_repeats = 5         # same tool, input and result this many times in a row: a loop
+# At 60% and 80% of the most used limit Baton warns (and tells agents that take notices);
+# at 95% it cancels the turn and asks the agent to hand back; at 100% it stops the run.
+
+[run]
+# What a run must leave: "change" (a change in its worktree) or "none". A turn that ends
+# well without it gets one reminder; then the run fails with no_output.
+require_output = "change"
+
+[retry]
+# Waits before a failed turn is sent again, by class of provider failure; a quarter of
+# jitter is added. A provider's retry-after wins, unless it asks for more than max_retry_after.
+rate_limited = ["10s", "20s", "40s"]    # also used for an unreachable provider
+overloaded = ["10s", "20s", "30s", "40s", "50s", "60s"]
+jitter = 0.25
+max_retry_after = "2m"
 
 [workspace]
 # worktree: each run works in its own git worktree (.baton/worktrees/) on its own
@@ -105,6 +166,10 @@ max_output_chars = 100000
 # pass_env = ["MY_AGENT_*"]        # variables passed on; nothing else is inherited
 # env = { MY_AGENT_TELEMETRY = "0" }
 # model = { via = "env", name = "MY_AGENT_MODEL" }  # or via = "config_option" | "session_model"
+# notices = false                  # true: takes a prompt mid-turn (told of limits and loops)
+# reports_cost = false             # true: reports spend in USD (a cost budget needs it)
+# stall_timeout = 120              # seconds with nothing from the agent: a stalled turn
+# provider_error_prefixes = ["API Error:"]  # its last words when a provider refused a turn
 
 # Permission requests from agents are answered by rules, first match wins.
 # After your rules come the built-in ones: default:no-git-push (no execute of

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { envelopeSchema } from "../envelope.ts";
 import * as agent from "./agent.ts";
+import * as limits from "./limits.ts";
 import * as run from "./run.ts";
 import type { EventDefinition } from "./shared.ts";
 import * as workspace from "./workspace.ts";
 
+export { limitNameSchema, providerErrorClassSchema } from "./limits.ts";
 export { usageSchema, errorInfoSchema, type Usage, type ErrorInfo } from "./shared.ts";
 
 /** Every event type of protocol v1, in catalog order. */
@@ -33,6 +35,15 @@ export const catalog = [
   agent.turnCompleted,
   agent.agentFinished,
   agent.runnerEvent,
+  limits.budgetUpdated,
+  limits.limitWarning,
+  limits.limitReached,
+  limits.providerError,
+  limits.retryScheduled,
+  limits.modelSwitched,
+  limits.stallDetected,
+  limits.repeatDetected,
+  limits.handbackRequested,
 ] as const;
 
 type Catalog = typeof catalog;

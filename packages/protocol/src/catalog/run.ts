@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { providerErrorClassSchema } from "./limits.ts";
 import { defineEvent, errorInfoSchema, usageSchema } from "./shared.ts";
 
 export const runCreated = defineEvent(
@@ -40,10 +41,13 @@ export const runPaused = defineEvent(
 
 export const runCompleted = defineEvent(
   "run.completed",
-  "The run ended: its work is done (succeeded) or it was stopped at a limit (stopped).",
+  "The run ended: its work is done (succeeded) or it was stopped (stopped) at a limit (`stopped_by` time, cost, tokens, tool_calls, repeats) or by the model provider (`stopped_by` provider, with `provider_error`), its work kept.",
   z.looseObject({
     status: z.enum(["succeeded", "stopped"]),
     stopped_by: z.string().optional(),
+    provider_error: providerErrorClassSchema.optional(),
+    /** Whether the agent answered the hand-back prompt with a turn that ended well. */
+    handed_back: z.boolean().optional(),
     usage: usageSchema,
     cost_usd: z.number().min(0).optional(),
     active_ms: z.number().int().min(0),
@@ -57,7 +61,7 @@ export const runFailed = defineEvent(
   "The run ended in failure. `error.code` is stable; `interrupted` means its writer died.",
   z.looseObject({
     error: errorInfoSchema,
-    provider_error: z.string().optional(),
+    provider_error: providerErrorClassSchema.optional(),
     usage: usageSchema.optional(),
     active_ms: z.number().int().min(0).optional(),
   }),

@@ -46,6 +46,15 @@ export const EVENT_TYPES = [
   "turn.completed",
   "agent.finished",
   "runner.event",
+  "budget.updated",
+  "limit.warning",
+  "limit.reached",
+  "provider.error",
+  "retry.scheduled",
+  "model.switched",
+  "stall.detected",
+  "repeat.detected",
+  "handback.requested",
 ] as const;
 
 export function isKnownType(type: string): boolean {

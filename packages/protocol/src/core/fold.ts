@@ -20,6 +20,8 @@ export type RunState = {
   cost_usd?: number;
   error?: ErrorInfo;
   stopped_by?: string;
+  /** The class of the provider failure that stopped or failed the run. */
+  provider_error?: string;
   cancelled_by?: string;
   /** Where the run worked, from `workspace.ready`. */
   workspace?: { kind: string; path: string; branch?: string; base?: string; base_sha?: string };
@@ -125,6 +127,7 @@ export function applyEvent(state: RunState, event: Envelope): void {
       if (ended) break;
       state.status = data["status"] === "stopped" ? "stopped" : "succeeded";
       state.stopped_by = str(data["stopped_by"]);
+      state.provider_error = str(data["provider_error"]);
       state.ended_at = event.at;
       state.duration_ms = num(data["duration_ms"]);
       break;
@@ -133,6 +136,7 @@ export function applyEvent(state: RunState, event: Envelope): void {
       state.status = "failed";
       state.ended_at = event.at;
       state.error = errorOf(data["error"]);
+      state.provider_error = str(data["provider_error"]);
       break;
     case "run.cancelled":
       if (ended) break;

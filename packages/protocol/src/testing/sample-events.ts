@@ -129,6 +129,15 @@ export const SAMPLE_DATA: { [T in EventType]: EventData<T> } = {
   "turn.completed": { session: "ses_1", turn: 1, stop_reason: "end_turn", duration_ms: 5000, usage },
   "agent.finished": { session: "ses_1", turns: 1, usage, exit_code: 0 },
   "runner.event": { session: "ses_1", native_type: "_vendor/progress" },
+  "budget.updated": { tokens: 1200, cost_usd: 0.03, tool_calls: 4, elapsed_ms: 61_000, limits: { timeout_ms: 600_000, tool_calls: 50 }, limit: "time", fraction: 0.1017 },
+  "limit.warning": { limit: "time", used: 360_000, max: 600_000, fraction: 0.6, threshold: 0.6, notified: true },
+  "limit.reached": { limit: "cost", used: 0.96, max: 1, fraction: 0.96, action: "handback" },
+  "provider.error": { session: "ses_1", turn: 1, class: "rate_limited", status: 429, retry_after_ms: 5000, source: "error", message: "Internal error: API Error: 429 rate limit exceeded" },
+  "retry.scheduled": { what: "turn", class: "rate_limited", attempt: 1, max_attempts: 3, delay_ms: 5000, retry_after_ms: 5000 },
+  "model.switched": { session: "ses_1", from: "big-model", to: "small-model", model: "small-model", reason: "overloaded" },
+  "stall.detected": { session: "ses_1", turn: 1, idle_ms: 120_000, action: "resend" },
+  "repeat.detected": { session: "ses_1", tool: "execute", count: 5, action: "notice", notified: true },
+  "handback.requested": { reason: "limit", limit: "cost" },
 };
 
 /**

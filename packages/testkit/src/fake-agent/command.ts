@@ -27,4 +27,10 @@ export const fakeAgentEntry = {
   script_arg: "--script",
   version_args: [fakeAgentBinPath, "--version"],
   model: { via: "config_option" as const, id: "model" },
+  // A prompt that arrives while a turn plays is answered at once; the turn plays on.
+  notices: true,
+  // `usage` steps report cost in USD.
+  reports_cost: true,
+  // What a script says when it plays an agent that gave up on a refused model request.
+  provider_error_prefixes: ["API Error:"],
 };
