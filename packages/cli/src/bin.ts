@@ -22,5 +22,6 @@ const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   signal: controller.signal,
+  interactive: process.stdin.isTTY === true,
 });
 process.exitCode = code;

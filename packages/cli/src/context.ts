@@ -6,6 +6,8 @@ export type CliContext = {
   stderr: NodeJS.WriteStream;
   /** Aborted on Ctrl-C or SIGTERM. */
   signal: AbortSignal;
+  /** Whether a person is at a terminal (stdin is a TTY): runs without one must have a timeout. */
+  interactive?: boolean;
 };
 
 /** Exit codes: documented in the README and relied on by scripts. */
@@ -13,5 +15,9 @@ export const EXIT = {
   succeeded: 0,
   failed: 1,
   usage: 2,
+  /** Stopped at a limit or by the model provider, its work committed. */
+  stopped: 3,
+  /** Stopped at its timeout (`timeout`'s own code), its work committed. */
+  timedOut: 124,
   cancelled: 130,
 } as const;

@@ -1,11 +1,23 @@
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isBatonError } from "@baton/engine/errors";
+import type { RunOptions } from "./commands/run.ts";
 import { EXIT, type CliContext } from "./context.ts";
 import { VERSION } from "./version.ts";
 
 const EXIT_HELP = `
-Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled.`;
+Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 stopped at a limit or by
+the model provider (work committed), 124 stopped at the timeout (work committed), 130 cancelled.`;
+
+const LIMITS_HELP = `
+Limits: --timeout, --max-cost, --max-tokens, --max-tool-calls (or [limits] in .baton/config.toml;
+BATON_TIMEOUT sets a default timeout). A run with no terminal on stdin, or with --yes, is refused
+without a timeout. At 60% and 80% of the most used limit Baton warns; at 95% it cancels the turn
+and asks the agent to hand back what it has; at 100% it stops the run (exit 3, or 124 for the
+timeout). Failed turns are sorted by provider-error class: rate_limited and unreachable are sent
+again after 10, 20, 40 s (or the provider's retry-after up to 2 min), overloaded up to six times;
+quota and unauthorized are handed back at once ([retry] in config changes the waits).
+`;
 
 const WORKSPACE_HELP = `
 Workspace: each run works in its own git worktree, .baton/worktrees/<number>-<slug>, on its own
@@ -81,11 +93,17 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     )
     .option("--in-place", "work in the repository itself: no worktree, no branch, no commit")
     .option("--worktree", "work in a worktree of its own even when config.toml says [workspace] mode = \"in_place\"")
-    .addHelpText("after", WORKSPACE_HELP + STEPS_HELP)
+    .option("--timeout <duration>", "stop the run after this long, waits included: 90s, 30m, 2h (exit 124)")
+    .option("--max-cost <usd>", "stop the run when the agent reports this much spend in USD (exit 3)")
+    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3)")
+    .option("--max-tool-calls <n>", "stop the run at this many tool calls (exit 3)")
+    .option("--max-repeats <n>", "the same tool call with the same result this many times in a row is a loop: notice, then hand-back")
+    .option("--require-output <kind>", "what the run must leave: change (a change in its workspace; the default) or none")
+    .option("--fallback-model <model>", "switch to this model, once, when the provider stays overloaded")
+    .option("-y, --yes", "run unattended: never wait for a person (a timeout is then required)")
+    .addHelpText("after", WORKSPACE_HELP + LIMITS_HELP + STEPS_HELP)
     .action(
-      action(async (task: string | undefined, opts: { agent?: string; script?: string; model?: string; json?: boolean; base?: string; includeDirty?: boolean; inPlace?: boolean; worktree?: boolean }) =>
-        (await import("./commands/run.ts")).runCommand(context(), task, opts),
-      ),
+      action(async (task: string | undefined, opts: RunOptions) => (await import("./commands/run.ts")).runCommand(context(), task, opts)),
     );
 
   program

@@ -23,3 +23,8 @@ export { buildRegistry, findAgent, type AgentRegistry } from "./agents/registry.
 export { prepareAgentLaunch, describeModelChoice, envNamesOf, type AgentLaunch, type SessionSetup } from "./agents/agent-launch.ts";
 export { agentStatuses, type AgentStatus } from "./agents/agent-status.ts";
 export * from "./store/index.ts";
+export { parseDuration, formatDuration } from "./config/duration.ts";
+export { DEFAULT_RETRY_SCHEDULE, decideRetry, type RetrySchedule } from "./conduct/retry-policy.ts";
+export type { RunLimits } from "./conduct/limits.ts";
+export type { ConductAgent } from "./conduct/conductor.ts";
+export { classifyTurnFailure, providerFailureInWords, type ProviderErrorClass, type ProviderClassification } from "./provider/classify.ts";

@@ -20,6 +20,7 @@ import { agentRegistry } from "../agent-registry.ts";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject, type Project } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";
+import { checkLimits, resolveLimits, type LimitFlags } from "../run-limits.ts";
 import { VERSION } from "../version.ts";
 
 export type RunOptions = {
@@ -36,7 +37,11 @@ export type RunOptions = {
   inPlace?: boolean;
   /** Workspace: a worktree even when the config's `[workspace] mode` is `in_place`. */
   worktree?: boolean;
-};
+  /** Unattended: a timeout is required. */
+  yes?: boolean;
+  requireOutput?: string;
+  fallbackModel?: string;
+} & LimitFlags;
 
 export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions): Promise<number> {
   const project = await locateProject(ctx.cwd);
@@ -44,6 +49,12 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   const agent = await resolveAgent(ctx, options, project, config, agentRegistry(config));
   const task = taskArg ?? agent.defaultTask ?? "";
   if (task.trim().length === 0) throw new BatonError("usage", taskArg === undefined ? "no task given" : "the task is empty", { hint: "pass the task as the first argument" });
+  const limits = resolveLimits(options, config, ctx.env);
+  checkLimits(limits, agent, ctx.interactive === true && options.yes !== true);
+  const requireOutput = options.requireOutput ?? config.run.require_output;
+  if (requireOutput !== "change" && requireOutput !== "none") {
+    throw new BatonError("usage", `--require-output: "${requireOutput}" is not an output kind`, { hint: "pass --require-output change or --require-output none" });
+  }
   const repo = await describeRepo(project.root);
   if (options.inPlace === true && options.worktree === true) {
     throw new BatonError("usage", "--in-place and --worktree contradict each other", { hint: "pass one of them" });
@@ -74,6 +85,21 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
       builtinRules: config.permissions.builtin_rules,
       maxOutputChars: config.trace.max_output_chars,
       cancelGraceMs: config.session.cancel_grace_ms,
+      limits,
+      retry: {
+        rateLimitedMs: config.retry.rate_limited,
+        overloadedMs: config.retry.overloaded,
+        jitter: config.retry.jitter,
+        maxRetryAfterMs: config.retry.max_retry_after,
+      },
+      agent: {
+        notices: agent.entry.notices,
+        provider_error_prefixes: agent.entry.provider_error_prefixes,
+        ...(agent.entry.rate_limit_code === undefined ? {} : { rate_limit_code: agent.entry.rate_limit_code }),
+        ...(agent.entry.stall_timeout === undefined ? {} : { stallTimeoutMs: agent.entry.stall_timeout * 1_000 }),
+      },
+      ...(options.fallbackModel ?? config.session.fallback_model ? { fallbackModel: (options.fallbackModel ?? config.session.fallback_model) as string } : {}),
+      requireOutput,
       redactor: new Redactor(secretsFromEnv(ctx.env)),
       signal: ctx.signal,
       now: () => new Date(),
@@ -85,7 +111,21 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   if (!options.json && options.hints !== false) {
     ctx.stdout.write(`\nNext: baton show ${result.number} · baton events ${result.number} · ${store.eventsPath(result.runId)}\n`);
   }
-  return result.status === "succeeded" ? EXIT.succeeded : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
+  return exitCodeOf(result);
+}
+
+/** 0 succeeded, 3 stopped (124 at the timeout), 130 cancelled, 1 failed. */
+export function exitCodeOf(result: RunResult): number {
+  switch (result.status) {
+    case "succeeded":
+      return EXIT.succeeded;
+    case "stopped":
+      return result.stoppedBy === "time" ? EXIT.timedOut : EXIT.stopped;
+    case "cancelled":
+      return EXIT.cancelled;
+    default:
+      return EXIT.failed;
+  }
 }
 
 /**
@@ -123,7 +163,7 @@ async function resolveAgent(ctx: CliContext, options: RunOptions, project: Proje
     extraArgs,
     ...(options.model === undefined ? {} : { model: options.model }),
   });
-  return { name, launch, defaultTask };
+  return { name, entry, launch, defaultTask };
 }
 
 /** `--json`: every durable envelope as one NDJSON line, and nothing else on stdout. */

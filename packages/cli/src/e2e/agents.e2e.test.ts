@@ -112,7 +112,7 @@ test("--model reaches the agent by config option, session model or environment, 
     { agent: "by-env", model: "env-model", method: undefined },
   ];
   for (const [index, { agent, model, method }] of cases.entries()) {
-    const result = await runBaton(repo, ["run", "--agent", agent, "--script", script, "--model", model, "--json"]);
+    const result = await runBaton(repo, ["run", "--agent", agent, "--script", script, "--model", model, "--json", "--require-output", "none"]);
     assert.equal(result.code, 0, `${agent}: ${result.stderr}`);
     const runId = (await readdir(runsDir(repo))).sort()[index] as string;
     const started = eventsOfType(await readEvents(repo, runId), "agent.started");
@@ -122,7 +122,7 @@ test("--model reaches the agent by config option, session model or environment, 
     else assert.ok(!sent.includes("session/set_config_option") && !sent.includes("session/set_model"), `${agent}: the model went by environment only`);
   }
   // Without --model the agent's own model is recorded.
-  const plain = await runBaton(repo, ["run", "--script", script, "--json"]);
+  const plain = await runBaton(repo, ["run", "--script", script, "--json", "--require-output", "none"]);
   assert.equal(plain.code, 0, plain.stderr);
   const last = (await readdir(runsDir(repo))).sort().at(-1) as string;
   assert.equal(eventsOfType(await readEvents(repo, last), "agent.started")[0]?.data["model"], "fake-model");
@@ -184,7 +184,7 @@ test("an entry's session_mode is set after session/new; a mode the agent does no
   await addAgents(repo, [...fakeEntry("asks", '{ via = "none" }'), 'session_mode = "default"', ...fakeEntry("yolo", '{ via = "none" }'), 'session_mode = "yolo"']);
   const script = await writeScript(repo, "hello.json", [{ say: "Hello." }]);
 
-  const asks = await runBaton(repo, ["run", "--agent", "asks", "--script", script]);
+  const asks = await runBaton(repo, ["run", "--agent", "asks", "--script", script, "--require-output", "none"]);
   assert.equal(asks.code, 0, asks.stderr);
   const sent = (await readTranscript(repo, await onlyRunId(repo))).filter((r) => r.dir === "send").map((r) => r.msg as { method?: string; params?: { modeId?: string } });
   assert.deepEqual(sent.find((m) => m.method === "session/set_mode")?.params?.modeId, "default");

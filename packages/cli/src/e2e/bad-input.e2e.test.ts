@@ -25,7 +25,7 @@ function assertUsageError(result: CliResult, problem: RegExp, fix: RegExp): void
 test("bad input to baton run, show and events: exit 2, one line naming the problem and the fix, and nothing changed", async (t) => {
   const repo = await makeRepo("cli-bad-input-");
   const good = await writeScript(repo, "good.json", [{ say: "fine" }]);
-  assert.equal((await runBaton(repo, ["run", "--agent", "fake", "--script", good])).code, 0);
+  assert.equal((await runBaton(repo, ["run", "--agent", "fake", "--script", good, "--require-output", "none"])).code, 0);
   const unknownStep = await writeScript(repo, "unknown-step.json", [{ say: "fine" }, { wrte: { path: "a", content: "b" } }] as never);
   const notJson = join(repo, "not-json.json");
   await writeFile(notJson, '[{"say": "unfinished"');
@@ -106,12 +106,12 @@ test("baton --help and baton run --help exit 0 and explain the commands, the scr
   for (const command of ["init", "run", "runs", "show", "events", "cancel", "diff", "clean", "trace", "schema", "demo"]) {
     assert.match(help.stdout, new RegExp(`^  ${command}\\b`, "m"), `lists ${command}`);
   }
-  assert.match(help.stdout, /Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled/);
+  assert.match(help.stdout, /Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 stopped at a limit or by\s+the model provider \(work committed\), 124 stopped at the timeout \(work committed\), 130 cancelled/);
 
   const runHelp = await runBaton(dir, ["run", "--help"]);
   assert.equal(runHelp.code, 0, runHelp.stderr);
   assert.match(runHelp.stdout, /--script <file>/);
   for (const step of stepNames) assert.match(runHelp.stdout, new RegExp(`\\{"${step}": `), `explains the ${step} step`);
-  assert.match(runHelp.stdout, /Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 130 cancelled/);
+  assert.match(runHelp.stdout, /Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 stopped at a limit or by\s+the model provider \(work committed\), 124 stopped at the timeout \(work committed\), 130 cancelled/);
   assert.equal(runHelp.stderr, "");
 });

@@ -42,7 +42,8 @@ export function cliEnv(extra: Record<string, string> = {}): Record<string, strin
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  return { ...env, ...GIT_IDENTITY, GIT_CONFIG_NOSYSTEM: "1", ...extra };
+  // Tests run baton with no terminal, where a run needs a timeout; tests of that refusal unset it.
+  return { ...env, ...GIT_IDENTITY, GIT_CONFIG_NOSYSTEM: "1", BATON_TIMEOUT: "10m", ...extra };
 }
 
 const execFileAsync = promisify(execFile);

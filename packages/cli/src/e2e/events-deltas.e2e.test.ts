@@ -9,7 +9,7 @@ test("baton events RUN --follow --deltas shows the streamed text in place; witho
   const repo = await makeRepo("cli-events-deltas-");
   // The sleep first leaves time for the followers to connect before the text streams.
   const script = await writeScript(repo, "steps.json", [{ sleep: 2500 }, { say: TEXT }, { sleep: 300 }]);
-  const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--", "Read"]);
+  const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--require-output", "none", "--", "Read"]);
   try {
     const runId = await waitForOnlyRun(repo);
     await waitForEvent(repo, runId, "run.started", (event) => event.type === "run.started");

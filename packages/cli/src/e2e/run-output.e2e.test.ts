@@ -155,7 +155,7 @@ test("an unknown ACP update and an extension notification become runner.event wi
     { say: "after" },
   ]);
 
-  const result = await runBaton(repo, ["run", "--agent", "fake", "--script", script, "--json"]);
+  const result = await runBaton(repo, ["run", "--agent", "fake", "--script", script, "--json", "--require-output", "none"]);
 
   assert.equal(result.code, 0, result.stderr);
   // The SDK's complaint about an update it cannot validate is not the user's business.

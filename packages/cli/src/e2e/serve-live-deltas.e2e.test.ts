@@ -12,7 +12,7 @@ test("SSE: a run written by another process (baton run) streams agent.delta fram
   // The sleep first leaves time to connect; the one after keeps the message open while it streams.
   const script = await writeScript(repo, "steps.json", [{ sleep: 2500 }, { say: TEXT }, { sleep: 500 }]);
   const served = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv({ BATON_SERVE_TOKEN: "deltas-token-0123456789" }) });
-  const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--", "Read the repository"]);
+  const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--require-output", "none", "--", "Read the repository"]);
   try {
     await served.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
     const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;

@@ -110,7 +110,7 @@ test("a run started through the API is watched to its end over SSE", async () =>
   const started = await fetch(`${served.base}/api/runs`, {
     method: "POST",
     headers: { ...served.auth, "content-type": "application/json" },
-    body: JSON.stringify({ task: "Say hello", agent: "fake", script: "steps.json" }),
+    body: JSON.stringify({ task: "Say hello", agent: "fake", script: "steps.json", require_output: "none" }),
   });
   assert.equal(started.status, 201);
   const { run } = (await started.json()) as { run: { id: string; number: number } };
@@ -134,7 +134,7 @@ test("a run started through the API is watched to its end over SSE", async () =>
   const modelled = await fetch(`${served.base}/api/runs`, {
     method: "POST",
     headers: { ...served.auth, "content-type": "application/json" },
-    body: JSON.stringify({ task: "Say hello", agent: "fake", model: "chosen-model", script: "steps.json" }),
+    body: JSON.stringify({ task: "Say hello", agent: "fake", model: "chosen-model", script: "steps.json", require_output: "none" }),
   });
   assert.equal(modelled.status, 201);
   const second = ((await modelled.json()) as { run: { id: string } }).run;

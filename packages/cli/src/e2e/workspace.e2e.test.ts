@@ -96,7 +96,7 @@ test("a run works in its own worktree on baton/<number>-<slug>; Baton commits it
 test("a run that changes nothing makes no commit, and its log says so", async () => {
   const repo = await makeRepo("cli-ws-nochange-");
   const script = await writeScript(repo, "quiet.json", [{ say: "Nothing to do." }, { run: "ls" }]);
-  const result = await runBaton(repo, ["run", "Look around", "--agent", "fake", "--script", script, "--json"]);
+  const result = await runBaton(repo, ["run", "Look around", "--agent", "fake", "--script", script, "--json", "--require-output", "none"]);
   assert.equal(result.code, 0, result.stderr);
   const events = json(result.stdout);
   assert.deepEqual(eventsOfType(events, "git.committed"), []);
@@ -229,7 +229,7 @@ test("baton clean refuses a running run, removes finished runs' worktrees, delet
   const quiet = await writeScript(repo, "quiet.json", [{ say: "nothing changed" }]);
   const long = await writeScript(repo, "long.json", [{ write: { path: "wip.txt", content: "in progress\n" } }, { sleep: 600_000 }]);
   assert.equal((await runBaton(repo, ["run", "Write it", "--agent", "fake", "--script", writes])).code, 0);
-  assert.equal((await runBaton(repo, ["run", "Change nothing", "--agent", "fake", "--script", quiet])).code, 0);
+  assert.equal((await runBaton(repo, ["run", "Change nothing", "--agent", "fake", "--script", quiet, "--require-output", "none"])).code, 0);
   const running = startBaton(repo, ["run", "Still going", "--agent", "fake", "--script", long]);
   t.after(() => running.kill());
   const agentGroup = await waitForAgentGroup(long);

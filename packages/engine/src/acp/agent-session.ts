@@ -5,7 +5,8 @@ import { chooseOption, decidePermission, type PermissionRule } from "../permissi
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { StreamRedactor, type Redactor } from "../redaction/redactor.ts";
 import { AgentProcess, type AgentCommand } from "./agent-process.ts";
-import { AcpEventMapper, type EventSink, type ToolOutputTrace } from "./event-mapper.ts";
+import { AcpEventMapper, type EventSink, type FinishedToolCall, type ToolOutputTrace } from "./event-mapper.ts";
+import { LiveSession } from "./live-session.ts";
 import { asObject } from "./json-access.ts";
 import { setUpSession } from "./session-setup.ts";
 import { tapStreams } from "./tap.ts";
@@ -14,7 +15,6 @@ import { AcpTranscript } from "./transcript.ts";
 export type SessionOptions = {
   agentName: string;
   command: AgentCommand;
-  task: string;
   sink: EventSink;
   redactor: Redactor;
   transcriptPath: string;
@@ -30,13 +30,23 @@ export type SessionOptions = {
   clientVersion: string;
   /** Session mode, model delivery and quirks from the agent's registry entry. */
   setup?: SessionSetup;
+  /** Called for each finished tool call with its whole output (loop detection). */
+  onToolFinished?: (call: FinishedToolCall) => void;
+  /**
+   * Drives the task once the session is up: sends its turns and decides when it is done. The
+   * session's process, transcript and final `agent.finished` are this function's caller's.
+   */
+  conduct: (session: LiveSession) => Promise<SessionEnd>;
 };
 
 /** How a session ended, before usage and turn counts are attached. */
 export type SessionEnd =
   | { kind: "completed"; stopReason: string }
+  /** Stopped before its work was done, its work kept: at a limit, by a loop, by the provider. */
+  | { kind: "stopped"; by: string; providerError?: string; handedBack: boolean }
   | { kind: "cancelled" }
-  | { kind: "failed"; error: { code: string; message: string } };
+  /** `providerError`: the class, when the failure was the model provider's. */
+  | { kind: "failed"; error: { code: string; message: string }; providerError?: string };
 
 export type SessionOutcome = SessionEnd & { usage: Usage; turns: number; session?: string };
 
@@ -51,10 +61,10 @@ const EXIT_GRACE_MS = 2_000;
 const SERVES_CLIENT_FS = false;
 
 /**
- * Drives one agent over ACP for one task: start it in its own process group, `initialize`,
- * `session/new` in the run's cwd, one `session/prompt` with the task, and record everything
- * as events through the tap. Returns how the session ended; it never throws for an agent's
- * failure (that is an outcome), only for Baton's own.
+ * Runs one agent over ACP for one task: start it in its own process group, `initialize`,
+ * `session/new` in the run's cwd, set the session up, then hand it to `conduct`, recording
+ * everything as events through the tap. Returns how the session ended; it never throws for an
+ * agent's failure (that is an outcome), only for Baton's own.
  */
 export async function runAgentSession(options: SessionOptions): Promise<SessionOutcome> {
   const { sink, redactor } = options;
@@ -67,8 +77,11 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     newStreamRedactor: () => new StreamRedactor(redactor),
     redactText: (text) => redactor.redactText(text),
     ...(options.trace === undefined ? {} : { trace: options.trace }),
+    ...(options.onToolFinished === undefined ? {} : { onToolFinished: options.onToolFinished }),
   });
+  let lastActivity = performance.now();
   const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => {
+    if (dir === "recv") lastActivity = performance.now();
     const message = transcript.record(dir, line);
     mapper.onMessage(dir, message);
     // The SDK's client validates every session/update strictly before any handler runs, and
@@ -131,28 +144,16 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
       sessionId = setup.value.sessionId;
       mapper.session = sessionId;
       sink.append("agent.started", { session: sessionId, agent: options.agentName, ...info });
-      mapper.beginTurn("task");
-      const prompt = settle(ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.task }] }));
-      let turn = await Promise.race([prompt, exitedEarly, aborted]);
-      if (turn.kind === "aborted") {
-        await ctx.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => {});
-        turn = await Promise.race([prompt, exitedEarly, delay(options.cancelGraceMs).then(() => ({ kind: "aborted" as const }))]);
-        mapper.closeOpen("cancelled");
-        result = outcome({ kind: "cancelled" });
-      } else if (turn.kind === "exited") {
-        const error = exitError(agent, `during turn ${mapper.turns}`);
-        mapper.closeOpen("failed", error);
-        result = outcome({ kind: "failed", error });
-      } else if (turn.kind === "error") {
-        // The agent answered with a JSON-RPC error (recorded by the mapper), or the
-        // connection broke because the agent is exiting.
-        const exit = await Promise.race([exitedEarly, delay(200).then(() => undefined)]);
-        const error = exit && !(turn.error instanceof acp.RequestError) ? exitError(agent, `during turn ${mapper.turns}`) : { code: "agent_error", message: errorText(turn.error) };
-        mapper.closeOpen("failed", error);
-        result = outcome({ kind: "failed", error });
-      } else {
-        result = outcome({ kind: "completed", stopReason: turn.value.stopReason });
-      }
+      const live = new LiveSession({
+        id: sessionId,
+        ctx,
+        agent,
+        mapper,
+        ...(options.setup === undefined ? {} : { setup: options.setup }),
+        ...(typeof info["model"] === "string" ? { model: info["model"] } : {}),
+        lastActivity: () => lastActivity,
+      });
+      result = outcome(await options.conduct(live));
     }
   } finally {
     connection.close();
@@ -193,8 +194,4 @@ function exitError(agent: AgentProcess, when: string): { code: string; message: 
 function errorText(error: unknown): string {
   if (error instanceof acp.RequestError) return `${error.message} (JSON-RPC ${error.code})`;
   return error instanceof Error ? error.message : String(error);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

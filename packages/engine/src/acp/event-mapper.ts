@@ -16,9 +16,12 @@ export type EventSink = {
 /** The decision a permission handler took, so the event can say which rule decided. */
 export type PermissionDecision = { rule: string; by: "policy" | "human" };
 
-type OpenCall = { tool: string; kind: string; startedAt: number; locations: string[] };
+type OpenCall = { tool: string; kind: string; startedAt: number; locations: string[]; input: unknown };
 type TextKind = "text" | "thought";
-type OpenTurn = { number: number; startedAt: number };
+type OpenTurn = { number: number; startedAt: number; main: boolean };
+
+/** What a finished tool call was, for loop detection: the same tool, input and output again. */
+export type FinishedToolCall = { call: string; tool: string; input: unknown; status: string; output: string };
 
 const EMPTY_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
 
@@ -43,9 +46,19 @@ export class AcpEventMapper {
   readonly #calls = new Map<string, OpenCall>();
   /** Decisions keyed by tool call id, filled by the permission handler before it answers. */
   readonly decisions = new Map<string, PermissionDecision>();
+  readonly #onToolFinished: ((call: FinishedToolCall) => void) | undefined;
   #session = "";
+  /** The turn messages and tool calls belong to; notices run beside it. */
   #turn: OpenTurn | undefined;
+  /** Turns begun whose `session/prompt` has not gone out yet, then each prompt's turn by request id. */
+  readonly #unsentTurns: OpenTurn[] = [];
+  readonly #turnsByRequest = new Map<string, OpenTurn>();
+  /** Prompts that went out before their turn was begun (either order binds them). */
+  readonly #unboundPrompts: string[] = [];
   #turns = 0;
+  /** The agent's messages in the current turn, for classifying a failure by its words. */
+  #turnWords: string[] = [];
+
   #text: { kind: TextKind; parts: string[]; stream: StreamRedactor; messageId?: string } | undefined;
   #usage: Usage = { ...EMPTY_USAGE };
 
@@ -57,7 +70,10 @@ export class AcpEventMapper {
     trace?: ToolOutputTrace;
     /** Redacts a preview before it is cut, so a cut never leaves part of a secret behind. */
     redactText?: (text: string) => string;
+    /** Called for each tool call that completed or failed, with its whole output. */
+    onToolFinished?: (call: FinishedToolCall) => void;
   }) {
+    this.#onToolFinished = options.onToolFinished;
     this.#sink = options.sink;
     this.#cwd = options.cwd;
     this.#now = options.now;
@@ -83,11 +99,34 @@ export class AcpEventMapper {
     return { ...this.#usage };
   }
 
-  /** Opens a turn: `turn.started` is logged before the prompt goes out. */
+  /** Tool calls started and not yet finished. */
+  get openToolCalls(): number {
+    return this.#calls.size;
+  }
+
+  /** What the agent said in the current (or last) turn, messages joined. */
+  get turnWords(): string {
+    return [...this.#turnWords, ...(this.#text?.kind === "text" ? [this.#text.parts.join("")] : [])].join("\n");
+  }
+
+  /**
+   * Opens a turn: `turn.started` is logged before the prompt goes out, and the next
+   * `session/prompt` sent is this turn's. A notice runs beside the current turn: what the agent
+   * says and does still belongs to the turn it interrupted.
+   */
   beginTurn(reason: string): number {
     this.#turns += 1;
-    this.#turn = { number: this.#turns, startedAt: this.#now() };
-    this.#changedThisTurn.clear();
+    const main = reason !== "notice";
+    const turn: OpenTurn = { number: this.#turns, startedAt: this.#now(), main };
+    const sent = this.#unboundPrompts.shift();
+    if (sent === undefined) this.#unsentTurns.push(turn);
+    else this.#turnsByRequest.set(sent, turn);
+    if (main) {
+      this.#flushText();
+      this.#turn = turn;
+      this.#turnWords = [];
+      this.#changedThisTurn.clear();
+    }
     this.#sink.append("turn.started", { session: this.#session, turn: this.#turns, reason });
     return this.#turns;
   }
@@ -100,6 +139,11 @@ export class AcpEventMapper {
     const key = idKey(msg["id"]);
     if (direction === "send") {
       if (method !== undefined && key !== undefined) this.#sentRequests.set(key, method);
+      if (method === "session/prompt" && key !== undefined) {
+        const turn = this.#unsentTurns.shift();
+        if (turn) this.#turnsByRequest.set(key, turn);
+        else this.#unboundPrompts.push(key);
+      }
       else if (method === undefined && key !== undefined && this.#permissionRequests.has(key)) this.#onPermissionAnswer(key, msg);
       return;
     }
@@ -113,7 +157,7 @@ export class AcpEventMapper {
       this.#flushText();
       this.#sink.append("runner.event", { ...this.#sessionField(), native_type: method });
     }
-    else if (key !== undefined && this.#sentRequests.get(key) === "session/prompt") this.#onPromptAnswer(msg);
+    else if (key !== undefined && this.#sentRequests.get(key) === "session/prompt") this.#onPromptAnswer(key, msg);
   }
 
   /**
@@ -134,7 +178,11 @@ export class AcpEventMapper {
       });
     }
     this.#calls.clear();
-    if (this.#turn) this.#endTurn(status === "cancelled" ? "cancelled" : "error", undefined, error);
+    const turn = this.#turn;
+    if (turn) {
+      for (const [key, bound] of this.#turnsByRequest) if (bound === turn) this.#turnsByRequest.delete(key);
+      this.#endTurn(turn, status === "cancelled" ? "cancelled" : "error", undefined, error);
+    }
   }
 
   #onUpdate(update: JsonObject): void {
@@ -179,6 +227,7 @@ export class AcpEventMapper {
     const rest = open.stream.flush();
     if (rest.length > 0) this.#sink.publish("agent.delta", { session: this.#session, kind: open.kind, text: rest });
     const type = open.kind === "text" ? "agent.message" : "agent.thought";
+    if (open.kind === "text") this.#turnWords.push(open.parts.join(""));
     this.#sink.append(type, { session: this.#session, turn: this.#turn?.number ?? this.#turns, text: open.parts.join("") });
   }
 
@@ -188,7 +237,7 @@ export class AcpEventMapper {
     if (!open) {
       const kind = asString(update["kind"]) ?? "other";
       const tool = toolName(update, kind);
-      open = { tool, kind, startedAt: this.#now(), locations: [] };
+      open = { tool, kind, startedAt: this.#now(), locations: [], input: update["rawInput"] };
       this.#calls.set(call, open);
       const data: JsonObject = { session: this.#session, call, tool, kind };
       const title = asString(update["title"]);
@@ -222,6 +271,7 @@ export class AcpEventMapper {
       if (traced !== undefined) data["output_file"] = traced.file;
     }
     this.#sink.append("tool.completed", data);
+    this.#onToolFinished?.({ call, tool: open.tool, input: open.input, status, output: output.text });
   }
 
   /** `file.changed` for each path whose change this turn is new; a call's diff wins over its locations. */
@@ -293,8 +343,11 @@ export class AcpEventMapper {
     this.#sink.append("permission.resolved", data);
   }
 
-  #onPromptAnswer(msg: JsonObject): void {
-    this.#flushText();
+  #onPromptAnswer(key: string, msg: JsonObject): void {
+    const turn = this.#turnsByRequest.get(key);
+    this.#turnsByRequest.delete(key);
+    if (turn === undefined) return;
+    if (turn.main) this.#flushText();
     const result = asObject(msg["result"]);
     const error = asObject(msg["error"]);
     const usage = usageOf(asObject(result?.["usage"]));
@@ -304,16 +357,14 @@ export class AcpEventMapper {
     }
     if (error) {
       const message = asString(error["message"]) ?? "the agent answered the prompt with an error";
-      this.#endTurn("error", usage, { code: `acp_error_${asInt(error["code"]) ?? "unknown"}`, message });
+      this.#endTurn(turn, "error", usage, { code: `acp_error_${asInt(error["code"]) ?? "unknown"}`, message });
     } else {
-      this.#endTurn(asString(result?.["stopReason"]) ?? "end_turn", usage);
+      this.#endTurn(turn, asString(result?.["stopReason"]) ?? "end_turn", usage);
     }
   }
 
-  #endTurn(stopReason: string, usage?: Usage, error?: { code: string; message: string }): void {
-    const turn = this.#turn;
-    if (!turn) return;
-    this.#turn = undefined;
+  #endTurn(turn: OpenTurn, stopReason: string, usage?: Usage, error?: { code: string; message: string }): void {
+    if (this.#turn === turn) this.#turn = undefined;
     const data: JsonObject = { session: this.#session, turn: turn.number, stop_reason: stopReason, duration_ms: this.#elapsed(turn.startedAt) };
     if (usage) data["usage"] = usage;
     if (error) data["error"] = error;

@@ -81,3 +81,26 @@ function errorText(error: unknown): string {
   if (error instanceof acp.RequestError) return `${error.message} (JSON-RPC ${error.code})`;
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Switches a live session to `model` (the fallback after an overload): through the entry's
+ * config option or `session/set_model`. A model given by environment cannot change mid-session.
+ * Returns the model the agent reports afterwards, or why the switch failed.
+ */
+export async function switchModel(ctx: acp.ClientContext, sessionId: string, model: string, choice: SessionSetup["modelChoice"] | undefined): Promise<{ model?: string; failure?: string }> {
+  try {
+    if (choice?.via === "config_option") {
+      const result = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: choice.id, value: model });
+      const reported = reportedModel(result, choice.id);
+      if (reported === undefined) return { failure: "the agent did not report its model after the switch" };
+      return sameModel(model, reported) ? { model: reported } : { model: reported, failure: `the agent reports model "${reported}" after the switch` };
+    }
+    if (choice?.via === "session_model") {
+      await ctx.request("session/set_model", { sessionId, modelId: model });
+      return { model };
+    }
+  } catch (error) {
+    return { failure: `the agent refused model "${model}": ${errorText(error)}` };
+  }
+  return { failure: `the agent takes its model ${choice?.via === "env" ? "from its environment, which cannot change mid-session" : "in no way Baton can change"}` };
+}

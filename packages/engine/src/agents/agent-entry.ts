@@ -49,7 +49,7 @@ const entryFields = {
    * Seconds without anything from the agent (while no tool call runs) after which a turn counts
    * as stalled: cancelled and sent again once; a second stall fails the run.
    */
-  stall_timeout: z.number().min(1).max(86_400).optional(),
+  stall_timeout: z.number().min(0.1).max(86_400).optional(),
   /**
    * Words the agent's last message in a turn starts with when it ends the turn as done after a
    * refused model request (Claude Code's "API Error:"): such a turn counts as failed.

@@ -4,6 +4,10 @@ import type { Usage } from "@baton/protocol";
 import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
 import type { AgentCommand } from "../acp/agent-process.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
+import { Conductor, type ConductAgent } from "../conduct/conductor.ts";
+import { limitsData, type RunLimits } from "../conduct/limits.ts";
+import { workspaceHasChange } from "../conduct/output-check.ts";
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "../conduct/retry-policy.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
@@ -31,6 +35,16 @@ export type RunRequest = {
   /** Cap on each stored tool output (`[trace] max_output_chars`). */
   maxOutputChars?: number;
   cancelGraceMs: number;
+  /** Limits on time, cost, tokens, tool calls and repeated calls; none by default. */
+  limits?: RunLimits;
+  /** Waits before resending a turn the provider failed. */
+  retry?: RetrySchedule;
+  /** Notices, stall timeout and provider-error words from the agent's registry entry. */
+  agent?: ConductAgent;
+  /** The model to switch to once when the provider stays overloaded. */
+  fallbackModel?: string;
+  /** What the run must leave: a change in its workspace, or nothing (the default here; the CLI's default is `change`). */
+  requireOutput?: "change" | "none";
   redactor: Redactor;
   /** Aborting it cancels the run; its reason may be a {@link CancelRequest}. */
   signal: AbortSignal;
@@ -41,7 +55,9 @@ export type RunRequest = {
 export type RunResult = {
   runId: string;
   number: number;
-  status: "succeeded" | "failed" | "cancelled";
+  status: "succeeded" | "stopped" | "failed" | "cancelled";
+  /** For a stopped run: the limit (time, cost, tokens, tool_calls), `repeats` or `provider`. */
+  stoppedBy?: string;
   error?: { code: string; message: string };
 };
 
@@ -60,6 +76,7 @@ const FAILING_STOP_REASONS: Record<string, string> = {
 export async function executeRun(writer: RunLogWriter, request: RunRequest): Promise<RunResult> {
   const sink = new RunSink(writer, request.redactor);
   const started = request.now().getTime();
+  const startedMono = performance.now();
   const cancel = new AbortController();
   let cancelRequest: CancelRequest | undefined;
   const onAbort = () => {
@@ -76,14 +93,22 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
 
   let result: RunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   try {
-    sink.append("run.created", { number: writer.number, task: request.task, agent: request.agentName, repo: request.repo });
+    const limits = limitsData(request.limits ?? {});
+    sink.append("run.created", {
+      number: writer.number,
+      task: request.task,
+      agent: request.agentName,
+      ...(request.setup?.model === undefined ? {} : { model: request.setup.model }),
+      repo: request.repo,
+      ...(Object.keys(limits).length === 0 ? {} : { limits }),
+    });
     sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
     const workspace = await readyWorkspace(sink, request.workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
     if ("code" in workspace) {
       sink.append("run.failed", { error: workspace });
       return (result = { ...result, status: "failed", error: workspace });
     }
-    let outcome = await runSession(sink, writer, request, workspace, cancel.signal);
+    let outcome = await runSession(sink, writer, request, workspace, cancel.signal, startedMono);
     // Whatever the outcome, what the agent wrote is kept: committed on the run's branch.
     const commit = await commitRunWork(sink, workspace, { runId: writer.runId, number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not commit"));
     if (commit !== undefined && "code" in commit) {
@@ -91,27 +116,38 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
       if (outcome.kind === "completed") outcome = { kind: "failed", error: commit, usage: outcome.usage, turns: outcome.turns };
     }
     const totals = { usage: outcome.usage, duration_ms: request.now().getTime() - started };
+    const committed = commit !== undefined && !("code" in commit);
+    // A provider failure of a known class does not lose the agent's work: with a change to keep,
+    // the run is stopped by the provider rather than failed.
+    if (outcome.kind === "failed" && outcome.providerError !== undefined && committed) {
+      sink.append("log", { level: "warn", code: "provider_stopped", message: `the model provider stopped the run (${outcome.providerError}); its work so far is committed: ${outcome.error.message}` });
+      outcome = { kind: "stopped", by: "provider", providerError: outcome.providerError, handedBack: false, usage: outcome.usage, turns: outcome.turns };
+    }
     if (outcome.kind === "cancelled") {
       const by = cancelRequest ?? { by: "user" };
       sink.append("run.cancelled", { by: by.by, ...(by.reason === undefined ? {} : { reason: by.reason }) });
       result = { ...result, status: "cancelled" };
-    } else if (outcome.kind === "failed" || FAILING_STOP_REASONS[outcome.stopReason] !== undefined) {
+    } else if (outcome.kind === "failed" || (outcome.kind === "completed" && FAILING_STOP_REASONS[outcome.stopReason] !== undefined)) {
       const error =
         outcome.kind === "failed"
           ? outcome.error
           : { code: FAILING_STOP_REASONS[outcome.stopReason] as string, message: `the agent ended its turn with stop reason ${outcome.stopReason}` };
-      sink.append("run.failed", { error, usage: totals.usage, active_ms: totals.duration_ms });
+      const providerError = outcome.kind === "failed" ? outcome.providerError : undefined;
+      sink.append("run.failed", { error, ...(providerError === undefined ? {} : { provider_error: providerError }), usage: totals.usage, active_ms: totals.duration_ms });
       result = { ...result, status: "failed", error };
     } else {
+      const stopped = outcome.kind === "stopped" ? outcome : undefined;
       sink.append("run.completed", {
-        status: "succeeded",
+        status: stopped ? "stopped" : "succeeded",
+        ...(stopped ? { stopped_by: stopped.by, handed_back: stopped.handedBack } : {}),
+        ...(stopped?.providerError === undefined ? {} : { provider_error: stopped.providerError }),
         usage: totals.usage,
         ...(sink.state.cost_usd === undefined ? {} : { cost_usd: sink.state.cost_usd }),
         active_ms: totals.duration_ms,
         duration_ms: totals.duration_ms,
-        ...(commit === undefined || "code" in commit ? {} : { commit: commit.sha }),
+        ...(committed ? { commit: commit.sha } : {}),
       });
-      result = { ...result, status: "succeeded" };
+      result = stopped ? { ...result, status: "stopped", stoppedBy: stopped.by } : { ...result, status: "succeeded" };
     }
   } finally {
     stopWatching();
@@ -126,13 +162,26 @@ function failure(error: unknown, doing: string): { code: string; message: string
   return { code: "internal", message: `Baton ${doing}: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-async function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, workspace: Workspace, signal: AbortSignal): Promise<SessionOutcome> {
+async function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, workspace: Workspace, signal: AbortSignal, startedAt: number): Promise<SessionOutcome> {
   const empty: Usage = { input_tokens: 0, output_tokens: 0 };
+  const conductor = new Conductor({
+    task: request.task,
+    sink,
+    limits: request.limits ?? {},
+    retry: request.retry ?? DEFAULT_RETRY_SCHEDULE,
+    agent: request.agent ?? { notices: false, provider_error_prefixes: [] },
+    ...(request.fallbackModel === undefined ? {} : { fallbackModel: request.fallbackModel }),
+    ...(request.requireOutput === "change" ? { hasOutput: () => workspaceHasChange(workspace) } : {}),
+    cancelGraceMs: request.cancelGraceMs,
+    signal,
+    startedAt,
+  });
   try {
     return await runAgentSession({
       agentName: request.agentName,
       command: { ...request.command, cwd: workspace.path },
-      task: request.task,
+      conduct: (live) => conductor.conduct(live),
+      onToolFinished: (call) => conductor.onToolFinished(call),
       sink,
       redactor: request.redactor,
       transcriptPath: join(writer.dir, "acp.jsonl"),

@@ -21,6 +21,7 @@ export class RunSink implements EventSink {
   readonly #writer: RunLogWriter;
   readonly #redactor: Redactor;
   readonly state: RunState = initialRunState();
+  readonly #listeners = new Set<(envelope: Envelope) => void>();
 
   constructor(writer: RunLogWriter, redactor: Redactor) {
     this.#writer = writer;
@@ -30,6 +31,13 @@ export class RunSink implements EventSink {
   append(type: string, data: Record<string, unknown>): void {
     const envelope = this.#writer.append(type, this.#redactor.redactValue(data));
     applyEvent(this.state, envelope);
+    for (const listener of this.#listeners) listener(envelope);
+  }
+
+  /** Calls `listener` after each durable event is appended and folded. Returns how to stop. */
+  onAppend(listener: (envelope: Envelope) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Ephemeral text is already redacted by the stream redactor that held it back. */

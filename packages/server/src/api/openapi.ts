@@ -59,7 +59,7 @@ export const OPENAPI_DOCUMENT = {
           content: json({
             type: "object",
             required: ["task", "agent"],
-            properties: { task: { type: "string" }, agent: { type: "string" }, model: { type: "string" }, script: { type: "string", description: "fake agent: script file, relative to the project root" } },
+            properties: { task: { type: "string" }, agent: { type: "string" }, model: { type: "string" }, script: { type: "string", description: "fake agent: script file, relative to the project root" }, timeout: { type: "string", description: "the run's timeout, like 30m; without one the project's [limits] timeout or BATON_TIMEOUT must give one (a run started here is unattended)" }, require_output: { type: "string", enum: ["change", "none"], description: "what the run must leave (default: the project's [run] require_output)" } },
           }),
         },
         responses: {

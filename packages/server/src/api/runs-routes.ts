@@ -48,6 +48,9 @@ export function addRunsRoutes(app: ServerApp, options: RunsRoutesOptions): void 
       agent: stringField(body, "agent", { required: true, max: 64, pattern: AGENT_PATTERN }) as string,
       model: stringField(body, "model", { required: false, max: 200 }),
       script: stringField(body, "script", { required: false, max: 4096 }),
+      // Checked by `baton run` itself: a bad value comes back as its one-line error (422).
+      timeout: stringField(body, "timeout", { required: false, max: 32, pattern: /^[0-9a-z.]+$/ }),
+      require_output: stringField(body, "require_output", { required: false, max: 16, pattern: /^(change|none)$/ }),
     };
     const run = await startRun(request, { ...options.start, timeoutMs: options.start.timeoutMs ?? START_TIMEOUT_MS });
     c.header("Location", `/api/runs/${run.id}`);

@@ -6,7 +6,15 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { apiError } from "../http/api-errors.ts";
 
-export type StartRequest = { task: string; agent: string; model?: string | undefined; script?: string | undefined };
+export type StartRequest = {
+  task: string;
+  agent: string;
+  model?: string | undefined;
+  script?: string | undefined;
+  /** The run's timeout ("30m"); without one the project's config or BATON_TIMEOUT must give one. */
+  timeout?: string | undefined;
+  require_output?: string | undefined;
+};
 
 export type StartOptions = {
   /** The project's root: the run's working directory. */
@@ -37,6 +45,8 @@ export async function startRun(request: StartRequest, options: StartOptions): Pr
   const args = [options.cliEntry, "run", "--agent", request.agent, "--json"];
   if (request.model !== undefined) args.push("--model", request.model);
   if (request.script !== undefined) args.push("--script", request.script);
+  if (request.timeout !== undefined) args.push("--timeout", request.timeout);
+  if (request.require_output !== undefined) args.push("--require-output", request.require_output);
   // After `--`, a task starting with "-" is the task, not an option.
   args.push("--", request.task);
   const out = openSync(`${base}.out`, "w", 0o600);

@@ -1,0 +1,439 @@
+import type { Envelope, RunState } from "@baton/protocol";
+import type { SessionEnd } from "../acp/agent-session.ts";
+import type { FinishedToolCall } from "../acp/event-mapper.ts";
+import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
+import { formatDuration } from "../config/duration.ts";
+import { classifyTurnFailure, providerFailureInWords, type ProviderClassification, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
+import { atLimit, limitsData, limitUses, mostUsed, nearLimit, WARNING_THRESHOLDS, type LimitName, type LimitUse, type RunLimits } from "./limits.ts";
+import { handbackPrompt, limitHandbackReason, limitNotice, reminderPrompt, repeatNotice, resendPrompt } from "./prompts.ts";
+import { RepeatWatch } from "./repeat-watch.ts";
+import { decideRetry, type RetrySchedule } from "./retry-policy.ts";
+
+/** What the conductor appends to and reads from: the run's sink. */
+export type ConductSink = {
+  append(type: string, data: Record<string, unknown>): void;
+  readonly state: RunState;
+  onAppend(listener: (envelope: Envelope) => void): () => void;
+};
+
+/** The agent entry's facts the conductor acts on. */
+export type ConductAgent = ProviderRules & {
+  /** Takes a prompt mid-turn: told of limit warnings and repeats. */
+  notices: boolean;
+  stallTimeoutMs?: number;
+};
+
+export type ConductOptions = {
+  task: string;
+  sink: ConductSink;
+  limits: RunLimits;
+  retry: RetrySchedule;
+  agent: ConductAgent;
+  /** Switched to once when an overload outlasts its waits. */
+  fallbackModel?: string;
+  /** Whether the run has left its required output; absent: no output is required. */
+  hasOutput?: () => Promise<boolean>;
+  cancelGraceMs: number;
+  /** Aborted when the user cancels the run. */
+  signal: AbortSignal;
+  /** When the run started, in `performance.now()` ms: the timeout counts from there. */
+  startedAt: number;
+  random?: () => number;
+};
+
+type Interrupt =
+  | { kind: "abort" }
+  | { kind: "limit"; use: LimitUse; action: "handback" | "cancel" }
+  | { kind: "stall"; idleMs: number }
+  | { kind: "repeat" };
+
+type Handback = { reason: "limit"; limit: LimitName } | { reason: "repeat" } | { reason: "provider"; class: ProviderErrorClass };
+
+type Next = { text: string; reason: TurnReason };
+
+const RANK: Record<Interrupt["kind"], number> = { abort: 4, limit: 3, stall: 2, repeat: 1 };
+
+/**
+ * Drives one task through an agent session and keeps it from ending badly: limits (warnings,
+ * hand-back at 95%, cancel at 100%), provider failures (classified, waited out and resent, or
+ * handed back), stalled turns (resent once), loops of one tool call (noticed, then handed
+ * back), and a turn that ends without the required output (reminded once). Every decision is
+ * an event.
+ */
+export class Conductor {
+  readonly #o: ConductOptions;
+  readonly #repeats: RepeatWatch | undefined;
+  readonly #warned = new Set<number>();
+  readonly #timers: NodeJS.Timeout[] = [];
+  #live: LiveSession | undefined;
+  /** The turn running now and why it was sent. */
+  #current: { turn: ActiveTurn; reason: TurnReason } | undefined;
+  #interrupt: Interrupt | undefined;
+  #wake: (() => void) | undefined;
+  #handback: Handback | undefined;
+  #limitHit: LimitUse | undefined;
+
+  constructor(options: ConductOptions) {
+    this.#o = options;
+    this.#repeats = options.limits.maxRepeats === undefined ? undefined : new RepeatWatch(options.limits.maxRepeats);
+  }
+
+  /** For the session's mapper: each finished tool call, for loop detection. */
+  onToolFinished(call: FinishedToolCall): void {
+    const signal = this.#repeats?.record(call);
+    if (signal === undefined || this.#handback !== undefined) return;
+    const live = this.#live;
+    const notified = signal.action === "notice" && this.#canNotify();
+    this.#o.sink.append("repeat.detected", { ...(live ? { session: live.id } : {}), tool: signal.tool, count: signal.count, action: signal.action, notified });
+    if (notified) live?.notice(repeatNotice(signal.tool, signal.count));
+    if (signal.action === "handback") this.#raise({ kind: "repeat" });
+  }
+
+  async conduct(live: LiveSession): Promise<SessionEnd> {
+    this.#live = live;
+    const unsubscribe = this.#o.sink.onAppend((event) => this.#onEvent(event));
+    const onAbort = () => this.#raise({ kind: "abort" });
+    if (this.#o.signal.aborted) onAbort();
+    else this.#o.signal.addEventListener("abort", onAbort, { once: true });
+    this.#armTimeLimit();
+    try {
+      return await this.#loop(live);
+    } finally {
+      unsubscribe();
+      this.#o.signal.removeEventListener("abort", onAbort);
+      for (const timer of this.#timers) clearTimeout(timer);
+    }
+  }
+
+  async #loop(live: LiveSession): Promise<SessionEnd> {
+    const o = this.#o;
+    let next: Next = { text: o.task, reason: "task" };
+    const attempts = new Map<ProviderErrorClass, number>();
+    let stalls = 0;
+    let reminded = false;
+    let fallbackTried = false;
+    for (;;) {
+      // What came between turns (a limit crossed by the last usage report, a cancel).
+      const pending = this.#take();
+      if (pending !== undefined) {
+        const handled = this.#betweenTurns(pending, next);
+        if ("kind" in handled) return handled;
+        next = handled;
+      }
+      const turn = live.prompt(next.text, next.reason);
+      const reason = next.reason;
+      this.#current = { turn, reason };
+      const stopStallWatch = reason === "task" || reason === "resend" ? this.#watchStall(live, turn) : () => {};
+      let end: TurnEnd | undefined;
+      let after: Next | SessionEnd | undefined;
+      try {
+        while (end === undefined && after === undefined) {
+          const raced = await Promise.race([turn.done.then((value) => ({ value })), this.#interrupted().then(() => undefined)]);
+          if (raced !== undefined) end = raced.value;
+          else after = await this.#duringTurn(live, turn, reason, () => (stalls += 1));
+        }
+      } finally {
+        stopStallWatch();
+        this.#current = undefined;
+      }
+      if (after !== undefined) {
+        if ("kind" in after) return after;
+        next = after;
+        continue;
+      }
+      if (end === undefined) continue;
+      if (end.kind === "exited") return this.#exited(live, end);
+
+      const failure = end.kind === "error" ? classifyTurnFailure({ error: end.error, lastWords: live.turnWords }, o.agent) : end.stopReason === "cancelled" ? undefined : providerFailureInWords(live.turnWords, o.agent);
+      if (failure !== undefined) {
+        o.sink.append("provider.error", {
+          session: live.id,
+          turn: turn.number,
+          class: failure.class,
+          ...(failure.status === undefined ? {} : { status: failure.status }),
+          ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+          source: failure.source,
+          message: failure.message,
+        });
+        if (reason === "handback") return this.#afterHandback(false, failure.class);
+        if (failure.class === "other") {
+          const message = end.kind === "error" ? `${end.error.message} (JSON-RPC ${end.error.code})` : failure.message;
+          return { kind: "failed", error: { code: "agent_error", message } };
+        }
+        const attempt = (attempts.get(failure.class) ?? 0) + 1;
+        const decision = decideRetry(o.retry, failure.class, attempt, failure.retryAfterMs, o.random);
+        if (decision.resend) {
+          const timeLeft = this.#timeLeft();
+          if (timeLeft !== undefined && decision.delayMs >= timeLeft * 0.95) {
+            next = this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider failed (${failure.class}) and waiting it out would run past the time limit`);
+            continue;
+          }
+          attempts.set(failure.class, attempt);
+          o.sink.append("retry.scheduled", {
+            what: "turn",
+            class: failure.class,
+            attempt: decision.attempt,
+            max_attempts: decision.maxAttempts,
+            delay_ms: decision.delayMs,
+            ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+          });
+          const interrupted = await this.#wait(decision.delayMs);
+          if (interrupted !== undefined) {
+            const handled = this.#betweenTurns(interrupted, next);
+            if ("kind" in handled) return handled;
+            if (handled.reason === "handback") {
+              next = handled;
+              continue;
+            }
+          }
+          next = { text: resendPrompt(o.task, `the model provider failed (${failure.class})`), reason: "resend" };
+          continue;
+        }
+        if (failure.class === "overloaded" && o.fallbackModel !== undefined && !fallbackTried) {
+          fallbackTried = true;
+          const from = live.model;
+          const switched = await live.switchModel(o.fallbackModel);
+          if (switched.failure === undefined) {
+            o.sink.append("model.switched", { session: live.id, ...(from === undefined ? {} : { from }), to: o.fallbackModel, ...(switched.model === undefined ? {} : { model: switched.model }), reason: "overloaded" });
+            attempts.clear();
+            next = { text: resendPrompt(o.task, `the model provider was overloaded; you now run on ${o.fallbackModel}`), reason: "resend" };
+            continue;
+          }
+          o.sink.append("log", { level: "warn", code: "fallback_failed", message: `could not switch to the fallback model ${o.fallbackModel}: ${switched.failure}` });
+        }
+        const why = decision.why;
+        next = this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider keeps failing (${failure.class}; ${why})`);
+        continue;
+      }
+      if (end.kind !== "completed") return { kind: "failed", error: { code: "agent_error", message: "the turn failed" } };
+      if (reason === "handback") return this.#afterHandback(end.stopReason === "end_turn");
+      if (end.stopReason !== "end_turn" || o.hasOutput === undefined) return { kind: "completed", stopReason: end.stopReason };
+      if (await o.hasOutput()) return { kind: "completed", stopReason: end.stopReason };
+      if (reminded) {
+        return { kind: "failed", error: { code: "no_output", message: "the agent ended its turn twice without the output the run requires (a change in its workspace)" } };
+      }
+      reminded = true;
+      next = { text: reminderPrompt(), reason: "reminder" };
+    }
+  }
+
+  /** An interrupt while a turn runs: returns the next prompt, the session's end, or undefined to keep waiting. */
+  async #duringTurn(live: LiveSession, turn: ActiveTurn, reason: TurnReason, countStall: () => number): Promise<Next | SessionEnd | undefined> {
+    const o = this.#o;
+    const interrupt = this.#take();
+    if (interrupt === undefined) return undefined;
+    switch (interrupt.kind) {
+      case "abort":
+        await live.cancelAndSettle(turn, o.cancelGraceMs);
+        return { kind: "cancelled" };
+      case "limit": {
+        if (interrupt.action === "handback" && this.#handback !== undefined) return undefined;
+        o.sink.append("limit.reached", { ...useData(interrupt.use), action: interrupt.action });
+        const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
+        if (interrupt.action === "cancel" || ended === undefined) return this.#stopped({ reason: "limit", limit: interrupt.use.limit }, false);
+        if (ended.kind === "exited") return this.#exited(live, ended);
+        return this.#handbackFor({ reason: "limit", limit: interrupt.use.limit }, limitHandbackReason(interrupt.use));
+      }
+      case "repeat": {
+        if (this.#handback !== undefined) return undefined;
+        const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
+        if (ended === undefined) return this.#stopped({ reason: "repeat" }, false);
+        if (ended.kind === "exited") return this.#exited(live, ended);
+        return this.#handbackFor({ reason: "repeat" }, "you made the same tool call with the same result again and again");
+      }
+      case "stall": {
+        if (reason !== "task" && reason !== "resend") return undefined;
+        const stalls = countStall();
+        const seconds = formatDuration(interrupt.idleMs);
+        o.sink.append("stall.detected", { session: live.id, turn: turn.number, idle_ms: interrupt.idleMs, action: stalls === 1 ? "resend" : "fail" });
+        const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
+        if (stalls > 1) return { kind: "failed", error: { code: "stalled", message: `the agent stalled twice: nothing came from it for ${seconds} while no tool call ran` } };
+        if (ended === undefined) return { kind: "failed", error: { code: "stalled", message: `the agent stalled (nothing for ${seconds}) and did not answer the cancel` } };
+        if (ended.kind === "exited") return this.#exited(live, ended);
+        return { text: resendPrompt(o.task, `it stalled: nothing came from you for ${seconds}`), reason: "resend" };
+      }
+    }
+  }
+
+  /** An interrupt between turns (or during a wait): stop, hand back, or carry on with `next`. */
+  #betweenTurns(interrupt: Interrupt, next: Next): Next | SessionEnd {
+    switch (interrupt.kind) {
+      case "abort":
+        return { kind: "cancelled" };
+      case "limit":
+        if (interrupt.action === "cancel") {
+          this.#o.sink.append("limit.reached", { ...useData(interrupt.use), action: "stop" });
+          return this.#stopped({ reason: "limit", limit: interrupt.use.limit }, false);
+        }
+        if (this.#handback !== undefined) return next;
+        this.#o.sink.append("limit.reached", { ...useData(interrupt.use), action: "handback" });
+        return this.#handbackFor({ reason: "limit", limit: interrupt.use.limit }, limitHandbackReason(interrupt.use));
+      case "repeat":
+        if (this.#handback !== undefined) return next;
+        return this.#handbackFor({ reason: "repeat" }, "you made the same tool call with the same result again and again");
+      case "stall":
+        return next;
+    }
+  }
+
+  #handbackFor(handback: Handback, why: string): Next {
+    this.#handback = handback;
+    this.#o.sink.append("handback.requested", handback);
+    return { text: handbackPrompt(why), reason: "handback" };
+  }
+
+  /** The hand-back turn ended: well (`handedBack`), or on a provider failure of `failedClass`. */
+  #afterHandback(handedBack: boolean, failedClass?: ProviderErrorClass): SessionEnd {
+    const handback = this.#handback ?? { reason: "repeat" as const };
+    if (handback.reason === "provider" && !handedBack) {
+      return { kind: "failed", error: { code: "provider_error", message: `the model provider stopped the run (${handback.class})` }, providerError: handback.class };
+    }
+    return this.#stopped(handback, handedBack, failedClass);
+  }
+
+  #stopped(handback: Handback, handedBack: boolean, _failedClass?: ProviderErrorClass): SessionEnd {
+    if (handback.reason === "limit") return { kind: "stopped", by: handback.limit, handedBack };
+    if (handback.reason === "repeat") return { kind: "stopped", by: "repeats", handedBack };
+    return { kind: "stopped", by: "provider", providerError: handback.class, handedBack };
+  }
+
+  /** The agent's process ended mid-turn: its exit, its last words, and the provider's class when they name one. */
+  #exited(live: LiveSession, end: Extract<TurnEnd, { kind: "exited" }>): SessionEnd {
+    live.closeOpen("failed", end.error);
+    const failure = classifyTurnFailure({ stderr: end.stderr.slice(-20), lastWords: live.turnWords }, this.#o.agent);
+    if (failure.class === "other") return { kind: "failed", error: end.error };
+    return { kind: "failed", error: end.error, providerError: failure.class };
+  }
+
+  #onEvent(event: Envelope): void {
+    const type = event.type;
+    if (type === "tool.completed" || type === "turn.completed") this.#budgetUpdated();
+    if (type === "tool.completed" || type === "turn.completed" || type === "usage.updated") this.#checkLimits();
+  }
+
+  #budgetUpdated(): void {
+    const o = this.#o;
+    const state = o.sink.state;
+    const uses = limitUses(o.limits, state, this.#elapsed());
+    const top = mostUsed(uses);
+    o.sink.append("budget.updated", {
+      tokens: state.usage.input_tokens + state.usage.output_tokens,
+      ...(state.cost_usd === undefined ? {} : { cost_usd: state.cost_usd }),
+      tool_calls: state.counts.tool_calls,
+      elapsed_ms: Math.round(this.#elapsed()),
+      limits: limitsData(o.limits),
+      ...(top === undefined ? {} : { limit: top.limit, fraction: round(top.fraction) }),
+    });
+  }
+
+  #checkLimits(): void {
+    const uses = limitUses(this.#o.limits, this.#o.sink.state, this.#elapsed());
+    const top = mostUsed(uses);
+    if (top === undefined) return;
+    for (const threshold of WARNING_THRESHOLDS) {
+      if (top.fraction < threshold || this.#warned.has(threshold)) continue;
+      this.#warned.add(threshold);
+      const notified = this.#canNotify();
+      this.#o.sink.append("limit.warning", { ...useData(top), threshold, notified });
+      if (notified) this.#live?.notice(limitNotice(top));
+    }
+    for (const use of uses) {
+      if (atLimit(use)) {
+        if (this.#limitHit === undefined) {
+          this.#limitHit = use;
+          this.#raise({ kind: "limit", use, action: "cancel" });
+        }
+      } else if (nearLimit(use) && this.#handback === undefined) {
+        this.#raise({ kind: "limit", use, action: "handback" });
+      }
+    }
+  }
+
+  /** Timers at the time limit's warning marks, its hand-back mark and the limit itself. */
+  #armTimeLimit(): void {
+    const timeout = this.#o.limits.timeoutMs;
+    if (timeout === undefined) return;
+    for (const fraction of [...WARNING_THRESHOLDS, 0.95, 1]) {
+      const at = timeout * fraction - this.#elapsed();
+      const timer = setTimeout(() => this.#checkLimits(), Math.max(0, Math.ceil(at)) + 1);
+      timer.unref();
+      this.#timers.push(timer);
+    }
+  }
+
+  #watchStall(live: LiveSession, turn: ActiveTurn): () => void {
+    const stallMs = this.#o.agent.stallTimeoutMs;
+    if (stallMs === undefined) return () => {};
+    const sentAt = performance.now();
+    const timer = setInterval(() => {
+      if (live.openToolCalls > 0 || this.#current?.turn !== turn) return;
+      const idle = performance.now() - Math.max(live.lastActivity, sentAt);
+      if (idle < stallMs) return;
+      clearInterval(timer);
+      this.#raise({ kind: "stall", idleMs: Math.round(idle) });
+    }, Math.max(20, Math.min(1_000, stallMs / 4)));
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Waits `ms`; a cancel or a limit cuts the wait short and is returned. */
+  async #wait(ms: number): Promise<Interrupt | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    for (;;) {
+      const done = await Promise.race([elapsed.then(() => true), this.#interrupted().then(() => false)]);
+      if (done) return undefined;
+      const interrupt = this.#take();
+      if (interrupt?.kind === "abort" || interrupt?.kind === "limit") {
+        clearTimeout(timer);
+        return interrupt;
+      }
+    }
+  }
+
+  #canNotify(): boolean {
+    const current = this.#current;
+    return this.#o.agent.notices && current !== undefined && (current.reason === "task" || current.reason === "resend");
+  }
+
+  #timeLeft(): number | undefined {
+    const timeout = this.#o.limits.timeoutMs;
+    return timeout === undefined ? undefined : Math.max(0, timeout - this.#elapsed());
+  }
+
+  #elapsed(): number {
+    return performance.now() - this.#o.startedAt;
+  }
+
+  #raise(interrupt: Interrupt): void {
+    if (this.#interrupt === undefined || RANK[interrupt.kind] > RANK[this.#interrupt.kind]) this.#interrupt = interrupt;
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #take(): Interrupt | undefined {
+    const interrupt = this.#interrupt;
+    this.#interrupt = undefined;
+    return interrupt;
+  }
+
+  #interrupted(): Promise<void> {
+    if (this.#interrupt !== undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const previous = this.#wake;
+      this.#wake = () => {
+        previous?.();
+        resolve();
+      };
+    });
+  }
+}
+
+function useData(use: LimitUse): Record<string, unknown> {
+  return { limit: use.limit, used: round(use.used), max: use.max, fraction: round(use.fraction) };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
