@@ -38,8 +38,12 @@ Script steps for --agent fake (a JSON array, played for the first prompt):
   {"move": {"from": "a", "to": "b"}}   a move tool call (asks permission)
   {"run": "shell command"}             an execute tool call (asks permission)
   {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
-  {"sleep": 250}  {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
+  {"sleep": 250}                       waits; a cancel ends it (a long one is a stalled turn)
+  {"hang": 60000}                      waits, not answering a cancel until it is over
+  {"stderr": "API Error: 529"}         a line on the agent's stderr (then {"crash": 1}: died of it)
+  {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
   {"fail": {"code": -32603, "message": "…"}}
+  {"repeat": {"times": 300, "steps": [{"run": "npm test"}]}}   its steps that many times (1-10000)
   {"update": {"sessionUpdate": "…"}}   a raw session update (for testing unknown updates)
   {"ext": {"method": "_x/y", "params": {}}}   an extension notification
 ${EXIT_HELP}`;

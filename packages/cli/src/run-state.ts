@@ -1,9 +1,15 @@
 import type { Store } from "@baton/engine/store";
-import { applyEvent, initialRunState, type RunState } from "@baton/protocol/core";
+import { applyEvent, initialRunState, type Envelope, type RunState } from "@baton/protocol/core";
 
-/** A run's state, folded from its whole log (`show`, `diff` and `clean` all start here). */
-export async function readRunState(store: Store, runId: string): Promise<RunState> {
+/**
+ * A run's state, folded from its whole log (`show`, `diff` and `clean` all start here).
+ * `alsoFold` sees each event too, for a view that counts more than the state keeps.
+ */
+export async function readRunState(store: Store, runId: string, alsoFold?: (event: Envelope) => void): Promise<RunState> {
   const state = initialRunState();
-  for await (const event of store.readRun(runId, { after: 0 })) applyEvent(state, event);
+  for await (const event of store.readRun(runId, { after: 0 })) {
+    applyEvent(state, event);
+    alsoFold?.(event);
+  }
   return state;
 }

@@ -3,12 +3,7 @@
 export { fakeAgentBinPath, fakeAgentCommand, fakeAgentEntry } from "./fake-agent/command.ts";
 export { FAKE_DEFAULT_MODEL, FAKE_MODEL_ENV } from "./fake-agent/bin-args.ts";
 export { demoScript, demoScriptPath } from "./fake-agent/demo-script.ts";
-export {
-  loadScript,
-  parseScript,
-  scriptSchema,
-  stepNames,
-  stepSchema,
-  validateScript,
-} from "./fake-agent/script.ts";
-export type { Script, ScriptInput, Step, StepName } from "./fake-agent/script.ts";
+export { loadScript, parseScript, scriptSchema, validateScript } from "./fake-agent/script.ts";
+export { MAX_REPEAT_TIMES, stepNames, stepSchema } from "./fake-agent/step-schema.ts";
+export type { Script, ScriptInput } from "./fake-agent/script.ts";
+export type { PlayableStep, Step, StepName } from "./fake-agent/step-schema.ts";

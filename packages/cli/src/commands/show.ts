@@ -1,25 +1,33 @@
 import { openStore } from "@baton/engine/store";
+import type { RunState } from "@baton/protocol/core";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { readRunState } from "../run-state.ts";
+import { applyReliability, initialReliability } from "../run-reliability.ts";
+import { incidentsLine } from "../render/incidents-line.ts";
+import { stoppedByWords } from "../render/outcome-words.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "../render/style.ts";
 
-/** Status, usage, cost, counts and errors of one run, folded from its events. */
+/**
+ * Status, usage, cost, counts, errors and incidents (provider errors, retries, stalls,
+ * loops, hand-back) of one run, folded from its events.
+ */
 export async function showCommand(ctx: CliContext, ref: string, options: { json?: boolean }): Promise<number> {
   const project = await locateProject(ctx.cwd);
   await using store = await openStore(project.batonDir);
   const run = store.resolveRun(ref);
   // A run whose writer died ends as failed (interrupted) when a command next touches it.
   await store.recoverIfAbandoned(run.id);
-  const state = await readRunState(store, run.id);
+  const reliability = initialReliability();
+  const state = await readRunState(store, run.id, (event) => applyReliability(reliability, event));
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify({ ...state, events_file: store.eventsPath(run.id) })}\n`);
+    ctx.stdout.write(`${JSON.stringify({ ...state, reliability, events_file: store.eventsPath(run.id) })}\n`);
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
   const lines = [
     `${style("bold", `run ${state.number ?? run.number}`)}  ${state.run ?? run.id}`,
-    `status:    ${state.status}${state.error ? ` (${state.error.code}: ${state.error.message})` : ""}${state.cancelled_by ? ` by ${state.cancelled_by}` : ""}`,
+    `status:    ${statusWords(state)}`,
     `task:      ${state.task ?? ""}`,
     `agent:     ${state.agent ?? ""}${state.model ? ` (${state.model})` : ""}`,
     `started:   ${state.started_at ?? state.created_at ?? "-"}`,
@@ -42,7 +50,18 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
   } else if (workspace?.kind === "worktree" && (state.status === "succeeded" || state.status === "failed" || state.status === "cancelled")) {
     lines.push("commit:    none (nothing changed)");
   }
+  const incidents = incidentsLine(reliability);
+  if (incidents !== undefined) lines.push(style("yellow", `incidents: ${incidents}`));
   for (const warning of state.warnings) lines.push(style("yellow", `warning:   ${warning}`));
   ctx.stdout.write(`${lines.join("\n")}\n`);
   return EXIT.succeeded;
+}
+
+/** `failed (code: message) · model provider: unreachable`, `stopped by the time limit`, `cancelled by human`. */
+function statusWords(state: RunState): string {
+  const error = state.error ? ` (${state.error.code}: ${state.error.message})` : "";
+  const cancelled = state.cancelled_by ? ` by ${state.cancelled_by}` : "";
+  const stoppedBy = state.status === "stopped" ? stoppedByWords(state.stopped_by, state.provider_error) : undefined;
+  const provider = state.status === "failed" && state.provider_error !== undefined ? ` · model provider: ${state.provider_error}` : "";
+  return `${state.status}${stoppedBy === undefined ? "" : ` by ${stoppedBy}`}${error}${cancelled}${provider}`;
 }

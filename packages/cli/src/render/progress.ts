@@ -1,16 +1,18 @@
 import type { Envelope } from "@baton/protocol";
+import { type Data, firstLine, num, record, text } from "./event-data.ts";
+import { budgetLine, budgetTenth, handbackLine, limitReachedLine, limitWarningLine } from "./limit-lines.ts";
+import { stoppedByWords } from "./outcome-words.ts";
+import { modelSwitchedLine, providerErrorLine, repeatLine, retryLine, stallLine } from "./recovery-lines.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "./style.ts";
-
-type Data = Record<string, unknown>;
-const text = (value: unknown) => (typeof value === "string" ? value : "");
-const num = (value: unknown) => (typeof value === "number" ? value : undefined);
+import { turnStartedLine } from "./turn-lines.ts";
 
 /** Longest thought shown in the live view: thoughts are collapsed to their first line. */
 const THOUGHT_CHARS = 100;
 
 /**
  * The human view of a live run, built from its events alone: streamed text as it arrives,
- * tool calls with duration and exit code, the plan, and a closing summary.
+ * tool calls with duration and exit code, the plan, limits and what went wrong with the
+ * provider or the agent, and a closing summary.
  */
 export class ProgressRenderer {
   readonly #out: NodeJS.WriteStream;
@@ -18,6 +20,8 @@ export class ProgressRenderer {
   /** True while streamed text is on the current line, so the next line must start fresh. */
   #streaming = false;
   #streamedKind: string | undefined;
+  /** The budget's most used tenth last shown: budgets come often, and show only going up. */
+  #budgetTenth = -1;
 
   constructor(out: NodeJS.WriteStream) {
     this.#out = out;
@@ -77,8 +81,44 @@ export class ProgressRenderer {
       case "permission.resolved":
         this.#line(s("dim", `    permission: ${text(data["decision"])} (rule ${text(data["rule"])})`));
         return;
+      case "turn.started": {
+        const line = turnStartedLine(data);
+        if (line !== undefined) this.#line(s("dim", `  ${line}`));
+        return;
+      }
       case "turn.completed":
-        if (data["error"]) this.#line(s("red", `  turn ${num(data["turn"]) ?? "?"} failed: ${text((data["error"] as Data)["message"])}`));
+        if (data["error"]) this.#line(s("red", `  turn ${num(data["turn"]) ?? "?"} failed: ${text(record(data["error"])["message"])}`));
+        return;
+      case "budget.updated": {
+        const tenth = budgetTenth(data);
+        if (tenth === undefined || tenth <= this.#budgetTenth) return;
+        this.#budgetTenth = tenth;
+        this.#line(s("dim", `  ${budgetLine(data)}`));
+        return;
+      }
+      case "limit.warning":
+        this.#line(s("yellow", `  ${limitWarningLine(data)}`));
+        return;
+      case "limit.reached":
+        this.#line(s(data["action"] === "handback" ? "yellow" : "red", `  ${limitReachedLine(data)}`));
+        return;
+      case "handback.requested":
+        this.#line(s("yellow", `  ${handbackLine(data)}`));
+        return;
+      case "provider.error":
+        this.#line(s("red", `  ${providerErrorLine(data)}`));
+        return;
+      case "retry.scheduled":
+        this.#line(s("yellow", `    ${retryLine(data)}`));
+        return;
+      case "model.switched":
+        this.#line(s("yellow", `  ${modelSwitchedLine(data)}`));
+        return;
+      case "stall.detected":
+        this.#line(s("yellow", `  ${stallLine(data)}`));
+        return;
+      case "repeat.detected":
+        this.#line(s("yellow", `  ${repeatLine(data)}`));
         return;
       case "run.completed":
       case "run.failed":
@@ -93,15 +133,17 @@ export class ProgressRenderer {
   #summary(event: Envelope): void {
     const data = event.data as Data;
     const s = this.#style;
-    const usage = (data["usage"] ?? {}) as Data;
+    const usage = record(data["usage"]);
     const figures = [formatTokens(num(usage["input_tokens"]) ?? 0, num(usage["output_tokens"]) ?? 0)];
     if (num(data["cost_usd"]) !== undefined) figures.push(formatCost(num(data["cost_usd"])));
     if (num(data["duration_ms"]) !== undefined) figures.push(formatDuration(num(data["duration_ms"])));
-    if (event.type === "run.completed") this.#line(`${s("green", "✔ succeeded")} · ${figures.join(" · ")}`);
+    if (event.type === "run.completed" && data["status"] === "stopped") this.#line(`${s("yellow", `■ ${stoppedSentence(data)}`)} · ${figures.join(" · ")}`);
+    else if (event.type === "run.completed") this.#line(`${s("green", "✔ succeeded")} · ${figures.join(" · ")}`);
     else if (event.type === "run.cancelled") this.#line(s("yellow", `■ cancelled by ${text(data["by"])}${data["reason"] ? `: ${text(data["reason"])}` : ""}`));
     else {
-      const error = (data["error"] ?? {}) as Data;
-      this.#line(`${s("red", `✘ failed (${text(error["code"])})`)}: ${text(error["message"])}`);
+      const error = record(data["error"]);
+      const provider = text(data["provider_error"]);
+      this.#line(`${s("red", `✘ failed (${text(error["code"])})`)}: ${text(error["message"])}${provider === "" ? "" : ` · model provider: ${provider}`}`);
     }
   }
 
@@ -125,7 +167,13 @@ export function workspaceLine(data: Data): string {
   return `worktree ${text(data["path"])} on ${text(data["branch"])} from ${from}`;
 }
 
-function firstLine(value: string, max: number): string {
-  const line = value.split("\n")[0] ?? "";
-  return line.length > max ? `${line.slice(0, max)}…` : line;
+/** `stopped by the time limit; the agent handed back; work committed 89abcdef0123`. */
+function stoppedSentence(data: Data): string {
+  const by = stoppedByWords(text(data["stopped_by"]) || undefined, text(data["provider_error"]) || undefined);
+  const parts = [by === undefined ? "stopped" : `stopped by ${by}`];
+  if (data["handed_back"] === true) parts.push("the agent handed back");
+  else if (data["handed_back"] === false) parts.push("the agent did not hand back");
+  const commit = text(data["commit"]);
+  if (commit !== "") parts.push(`work committed ${commit.slice(0, 12)}`);
+  return parts.join("; ");
 }

@@ -36,7 +36,7 @@ export async function runFakeAgentProcess(args: string[]): Promise<never> {
       exit(1);
     },
   );
-  const connection = createFakeAgent({ script, exit, model, ...(fixedModel === undefined ? {} : { fixedModel }) }).connect(
+  const connection = createFakeAgent({ script, exit, writeStderr, model, ...(fixedModel === undefined ? {} : { fixedModel }) }).connect(
     acp.ndJsonStream(writableFromNode(process.stdout), readableFromNode(process.stdin)),
   );
   // Commands run in their own process groups, so a signal to ours would not reach them:
@@ -49,6 +49,11 @@ export async function runFakeAgentProcess(args: string[]): Promise<never> {
   }
   await connection.closed;
   return exit(0);
+}
+
+/** Resolves once the text is handed to stderr, so that a `crash` right after cannot lose it. */
+function writeStderr(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stderr.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
 function oneLine(text: string): string {

@@ -186,6 +186,64 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
     });
   });
 
+  test("repeat makes the same tool call hundreds of times, with the same input and result", async () => {
+    // `write` rather than `run`: a shell per call would make this test slow, not stronger.
+    const write = { path: "loop/same.txt", content: "same\n" };
+    const { response, agent } = await playOnce([{ repeat: { times: 300, steps: [{ write }] } }, { say: "looped" }]);
+    assert.equal(response.stopReason, "end_turn");
+    const calls = ofKind(agent, "tool_call");
+    assert.equal(calls.length, 300);
+    assert.equal(new Set(calls.map((call) => call.toolCallId)).size, 300, "each a call of its own");
+    assert.ok(calls.every((call) => JSON.stringify(call.rawInput) === JSON.stringify(write)));
+    const results = ofKind(agent, "tool_call_update").filter((u) => u.status === "completed");
+    assert.equal(results.length, 300);
+    const target = join(cwd, write.path);
+    const unchanged = JSON.stringify([{ type: "diff", path: target, oldText: "same\n", newText: "same\n" }]);
+    assert.equal(results.slice(1).filter((u) => JSON.stringify(u.content) === unchanged).length, 299);
+    assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join(""), "looped");
+  });
+
+  test("hang does not answer session/cancel; the turn ends cancelled when the hang is over", async () => {
+    await driveFakeAgent(json([{ say: "stuck" }, { hang: 600 }, { say: "never" }]), async (ctx, agent) => {
+      const sessionId = await openSession(ctx, cwd);
+      const response = prompt(ctx, sessionId);
+      await waitFor(() => ofKind(agent, "agent_message_chunk").length > 0);
+      const cancelledAt = performance.now();
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      const answered = await Promise.race([response.then(() => true), new Promise((resolve) => setTimeout(resolve, 300, false))]);
+      assert.equal(answered, false, "the hang answered the cancel");
+      assert.equal((await response).stopReason, "cancelled");
+      assert.ok(performance.now() - cancelledAt >= 300);
+      assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join(""), "stuck");
+    });
+  });
+
+  test("stderr then crash: the agent's last words are on stderr when it exits", async () => {
+    let agentProcess: FakeAgentProcess | undefined;
+    await assert.rejects(
+      driveFakeAgent(json([{ stderr: "API Error: 429 rate limit exceeded" }, { stderr: "giving up" }, { crash: 1 }]), async (ctx, agent) => {
+        agentProcess = agent;
+        await prompt(ctx, await openSession(ctx, cwd));
+      }),
+    );
+    assert.equal(await agentProcess?.exited, 1);
+    assert.equal(agentProcess?.stderr(), "API Error: 429 rate limit exceeded\ngiving up\n");
+  });
+
+  test("a prompt mid-turn is answered at once with end_turn while the turn plays on", async () => {
+    await driveFakeAgent(json({ turns: [[{ say: "working" }, { sleep: 500 }, { say: "done" }], [{ say: "next" }]] }), async (ctx, agent) => {
+      const sessionId = await openSession(ctx, cwd);
+      const turn = prompt(ctx, sessionId);
+      await waitFor(() => ofKind(agent, "agent_message_chunk").length > 0);
+      const sentAt = performance.now();
+      assert.equal((await prompt(ctx, sessionId, "Notice: 80% of the time limit is used.")).stopReason, "end_turn");
+      assert.ok(performance.now() - sentAt < 400, "the notice waited for the turn");
+      assert.equal((await turn).stopReason, "end_turn");
+      assert.equal((await prompt(ctx, sessionId)).stopReason, "end_turn");
+      assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join("|"), "working|done|next");
+    });
+  });
+
   test("flood delivers exactly N chunks", async () => {
     const { agent } = await playOnce([{ flood: 10_000 }]);
     assert.equal(ofKind(agent, "agent_message_chunk").length, 10_000);

@@ -15,6 +15,8 @@ export type FakeAgentOptions = {
   script: Script;
   /** Ends the process for a `crash` step (`process.exit` in the executable). */
   exit: (code: number) => never;
+  /** Writes a `stderr` step's text to the agent's standard error; resolves once written. */
+  writeStderr: (text: string) => Promise<void>;
   /** The model sessions start with (default "fake-model"). */
   model?: string;
   /** Sessions keep this model whatever the client asks: an agent that ignores model choices. */
@@ -22,18 +24,21 @@ export type FakeAgentOptions = {
   /** Ids are injectable so in-process tests can make them predictable. */
   newSessionId?: () => string;
   newToolCallId?: () => string;
+  /** Where the app keeps its sessions by id: pass a map to look at them (notices) in tests. */
+  sessions?: Map<string, FakeSession>;
 };
 
 /**
  * The scripted fake agent as an SDK agent app: connect it to a stream (stdio in `bin.ts`)
  * and it answers `initialize`, `session/new`, `session/prompt` and `session/cancel`, playing
  * turn i of the script for the i-th prompt of a session. Prompts past the last turn end at
- * once with `end_turn`.
+ * once with `end_turn`. A prompt that arrives while a turn plays is a notice: kept in the
+ * session's `notices` and answered at once with `end_turn`, while the turn plays on.
  *
- * @example createFakeAgent({ script, exit: process.exit }).connect(acp.ndJsonStream(out, in))
+ * @example createFakeAgent({ script, exit: process.exit, writeStderr }).connect(acp.ndJsonStream(out, in))
  */
 export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
-  const { script, exit } = options;
+  const { script, exit, writeStderr } = options;
   const startModel = options.fixedModel ?? options.model ?? FAKE_DEFAULT_MODEL;
   const chooseModel = (session: FakeSession, model: string): void => {
     session.model = options.fixedModel ?? model;
@@ -41,7 +46,7 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
   const newSessionId = options.newSessionId ?? (() => randomId("ses_"));
   const newToolCallId = options.newToolCallId ?? (() => randomId("call_"));
   // Per app, not per module: each connected app gets its own sessions.
-  const sessions = new Map<string, FakeSession>();
+  const sessions = options.sessions ?? new Map<string, FakeSession>();
 
   return acp
     .agent({ name: FAKE_AGENT_NAME })
@@ -91,8 +96,12 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.prompt, async ({ params, signal, client }) => {
       const session = sessions.get(params.sessionId);
       if (!session) throw acp.RequestError.sessionNotFound(params.sessionId);
-      // ACP allows one prompt turn at a time per session.
-      if (session.activeTurn) throw acp.RequestError.invalidRequest(undefined, "a prompt turn is already running");
+      // ACP allows one prompt turn at a time per session; agents that take a prompt mid-turn
+      // fold it into the turn that runs. This one notes it and answers it at once.
+      if (session.activeTurn) {
+        session.notices.push(promptText(params.prompt));
+        return { stopReason: "end_turn" };
+      }
       const steps = script.turns[session.promptsSeen] ?? [];
       session.promptsSeen += 1;
       // One controller per turn, aborted by `session/cancel` or by the request's own signal,
@@ -112,6 +121,7 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
           usage: { inputTokens: 0, outputTokens: 0, reported: false },
           newToolCallId,
           exit,
+          writeStderr,
         });
         if (end.kind === "error") throw new acp.RequestError(end.error.code, end.error.message, end.error.data);
         return end.response;
@@ -154,6 +164,11 @@ function configOptionsOf(session: FakeSession): acp.SessionConfigOption[] {
 
 function modelStateOf(session: FakeSession) {
   return { currentModelId: session.model, availableModels: [{ modelId: session.model, name: session.model }] };
+}
+
+/** The text blocks of a prompt, one after another. */
+function promptText(prompt: readonly acp.ContentBlock[]): string {
+  return prompt.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }
 
 function randomId(prefix: string): string {

@@ -3,7 +3,7 @@ export type FakeSession = {
   readonly id: string;
   /** From `session/new`; `write` and `run` steps act inside it. */
   readonly cwd: string;
-  /** How many `session/prompt` requests arrived so far; picks the script's turn. */
+  /** How many prompts started a turn so far (notices not counted); picks the script's turn. */
   promptsSeen: number;
   /** Cumulative over the session, as ACP's `usage_update.cost.amount` is. */
   costUsd: number;
@@ -15,8 +15,13 @@ export type FakeSession = {
   mode: string;
   /** Present while a turn plays; `session/cancel` aborts it. */
   activeTurn: AbortController | undefined;
+  /**
+   * The text of each prompt that arrived while a turn played (a notice, as Baton sends of
+   * limits and loops), in order. Such a prompt is answered at once and plays no script turn.
+   */
+  notices: string[];
 };
 
 export function createFakeSession(id: string, cwd: string, model: string): FakeSession {
-  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, model, mode: "auto", activeTurn: undefined };
+  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, model, mode: "auto", activeTurn: undefined, notices: [] };
 }

@@ -1,76 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { isAbsolute, normalize, sep } from "node:path";
 import { z } from "zod";
-
-/**
- * What one step of a fake-agent script may hold, keyed by step name. Each step in a script
- * is an object with exactly one of these keys.
- */
-export const stepValueSchemas = {
-  say: z.string().min(1),
-  think: z.string().min(1),
-  plan: z
-    .array(
-      z.strictObject({
-        content: z.string().min(1),
-        status: z.enum(["pending", "in_progress", "completed"]),
-        priority: z.enum(["high", "medium", "low"]).optional(),
-      }),
-    )
-    .min(1),
-  write: z.strictObject({
-    path: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
-    content: z.string(),
-  }),
-  /** A write that may leave the session's cwd (absolute, or with `..`): for testing permission policies. */
-  write_anywhere: z.strictObject({ path: z.string().min(1), content: z.string() }),
-  delete: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
-  move: z.strictObject({
-    from: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
-    to: z.string().min(1).refine(staysInside, "must be a relative path that stays inside the session's cwd"),
-  }),
-  run: z.string().min(1),
-  usage: z.strictObject({
-    input_tokens: z.int().nonnegative().optional(),
-    output_tokens: z.int().nonnegative().optional(),
-    cost_usd: z.number().nonnegative().optional(),
-  }),
-  sleep: z.int().nonnegative(),
-  flood: z.int().positive(),
-  fail: z.strictObject({ code: z.int(), message: z.string().min(1), data: z.unknown().optional() }),
-  crash: z.int().min(0).max(255),
-  stop: z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),
-  // Loose on purpose: the point of this step is to put updates Baton does not know on the wire.
-  update: z.looseObject({ sessionUpdate: z.string().min(1) }),
-  ext: z.strictObject({
-    // ACP reserves names starting with "_" for extensions; anything else would be a protocol method.
-    method: z.string().regex(/^_./, 'must start with "_" (ACP extension methods do)'),
-    params: z.record(z.string(), z.unknown()).optional(),
-  }),
-} as const;
-
-export type StepName = keyof typeof stepValueSchemas;
-export const stepNames = Object.keys(stepValueSchemas) as StepName[];
-
-/** The zod schema of one step: an object with exactly one known key. */
-export const stepSchema = z.union([
-  z.strictObject({ say: stepValueSchemas.say }),
-  z.strictObject({ think: stepValueSchemas.think }),
-  z.strictObject({ plan: stepValueSchemas.plan }),
-  z.strictObject({ write: stepValueSchemas.write }),
-  z.strictObject({ write_anywhere: stepValueSchemas.write_anywhere }),
-  z.strictObject({ delete: stepValueSchemas.delete }),
-  z.strictObject({ move: stepValueSchemas.move }),
-  z.strictObject({ run: stepValueSchemas.run }),
-  z.strictObject({ usage: stepValueSchemas.usage }),
-  z.strictObject({ sleep: stepValueSchemas.sleep }),
-  z.strictObject({ flood: stepValueSchemas.flood }),
-  z.strictObject({ fail: stepValueSchemas.fail }),
-  z.strictObject({ crash: stepValueSchemas.crash }),
-  z.strictObject({ stop: stepValueSchemas.stop }),
-  z.strictObject({ update: stepValueSchemas.update }),
-  z.strictObject({ ext: stepValueSchemas.ext }),
-]);
+import { stepNames, stepSchema, stepValueSchemas } from "./step-schema.ts";
+import type { Step, StepName } from "./step-schema.ts";
 
 /** The zod schema of a script as written: a list of steps (one turn) or `{turns: [[…], …]}`. */
 export const scriptSchema = z.union([
@@ -78,7 +9,6 @@ export const scriptSchema = z.union([
   z.strictObject({ turns: z.array(z.array(stepSchema)) }),
 ]);
 
-export type Step = z.infer<typeof stepSchema>;
 /** A script as written in JSON. */
 export type ScriptInput = z.input<typeof scriptSchema>;
 /** A validated script, normalized: turn i plays for the i-th `session/prompt`. */
@@ -157,20 +87,33 @@ function explainStep(step: unknown): string | undefined {
   if (!Object.hasOwn(stepValueSchemas, name)) {
     return `unknown step "${name}"; known steps: ${stepNames.join(", ")}`;
   }
+  if (name === "repeat") return explainRepeat(step[name]);
   const result = stepValueSchemas[name as StepName].safeParse(step[name]);
   return result.success ? undefined : formatIssue(result.error.issues[0], name);
+}
+
+/**
+ * A `repeat`'s steps first, each explained as a step of its own (zod would say only "invalid
+ * input" of a failed union inside it), then its own fields.
+ */
+function explainRepeat(value: unknown): string | undefined {
+  if (isPlainObject(value) && Array.isArray(value["steps"])) {
+    for (const [index, inner] of value["steps"].entries()) {
+      if (isPlainObject(inner) && Object.hasOwn(inner, "repeat")) {
+        return `repeat step ${index + 1}: a repeat cannot hold another repeat; multiply the times instead`;
+      }
+      const problem = explainStep(inner);
+      if (problem) return `repeat step ${index + 1}: ${problem}`;
+    }
+  }
+  const result = stepValueSchemas.repeat.safeParse(value);
+  return result.success ? undefined : formatIssue(result.error.issues[0], "repeat");
 }
 
 function formatIssue(issue: z.core.$ZodIssue | undefined, stepName?: string): string {
   if (!issue) return "invalid script";
   const path = [stepName, ...issue.path.map(String)].filter((part) => part !== undefined).join(".");
   return path ? `${path}: ${issue.message}` : issue.message;
-}
-
-function staysInside(path: string): boolean {
-  if (isAbsolute(path)) return false;
-  const normalized = normalize(path);
-  return normalized !== ".." && !normalized.startsWith(`..${sep}`) && normalized !== ".";
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

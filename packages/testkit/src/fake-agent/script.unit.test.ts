@@ -3,7 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { testTempDir } from "@baton/protocol/testing";
-import { loadScript, parseScript, stepNames } from "./script.ts";
+import { loadScript, parseScript } from "./script.ts";
+import { MAX_REPEAT_TIMES, stepNames } from "./step-schema.ts";
 
 const everyStep = [
   { say: "hello" },
@@ -17,7 +18,10 @@ const everyStep = [
   { usage: {} },
   { usage: { input_tokens: 1, output_tokens: 2, cost_usd: 0.01 } },
   { sleep: 0 },
+  { hang: 10 },
   { flood: 3 },
+  { stderr: "API Error: 529 overloaded" },
+  { stderr: "" },
   { fail: { code: -32603, message: "boom" } },
   { fail: { code: -32603, message: "boom", data: { errorKind: "server_error" } } },
   { crash: 3 },
@@ -25,6 +29,7 @@ const everyStep = [
   { update: { sessionUpdate: "something_new", anything: [1, 2] } },
   { ext: { method: "_baton/ping" } },
   { ext: { method: "_baton/ping", params: { n: 1 } } },
+  { repeat: { times: 3, steps: [{ run: "ls" }, { say: "again" }] } },
 ];
 
 function parseError(value: unknown): string {
@@ -73,6 +78,35 @@ describe("parseScript", () => {
     assert.match(parseError([{ usage: { tokens: 1 } }]), /^script t\.json: step 1: usage: .*tokens/);
     assert.match(parseError([{ update: { kind: "x" } }]), /^script t\.json: step 1: update\.sessionUpdate: /);
     assert.match(parseError([{ ext: { method: "ping" } }]), /^script t\.json: step 1: ext\.method: must start with "_"/);
+  });
+
+  test("a repeat takes 1 to 10000 times of at least one step, its steps checked like any step", () => {
+    assert.deepEqual(parseScript(JSON.stringify([{ repeat: { times: MAX_REPEAT_TIMES, steps: [{ say: "x" }] } }]), "t.json").turns[0]?.length, 1);
+    assert.match(parseError([{ repeat: { times: 0, steps: [{ say: "x" }] } }]), /^script t\.json: step 1: repeat\.times: Too small/);
+    assert.match(parseError([{ repeat: { times: MAX_REPEAT_TIMES + 1, steps: [{ say: "x" }] } }]), /^script t\.json: step 1: repeat\.times: Too big/);
+    assert.match(parseError([{ repeat: { times: 1.5, steps: [{ say: "x" }] } }]), /^script t\.json: step 1: repeat\.times: /);
+    assert.match(parseError([{ repeat: { times: 2, steps: [] } }]), /^script t\.json: step 1: repeat\.steps: Too small/);
+    assert.match(parseError([{ repeat: { times: 2 } }]), /^script t\.json: step 1: repeat\.steps: /);
+    assert.match(parseError([{ repeat: { times: 2, steps: [{ say: "x" }], each: 1 } }]), /^script t\.json: step 1: repeat: .*each/);
+    assert.equal(
+      parseError([{ say: "a" }, { repeat: { times: 2, steps: [{ say: "b" }, { wrte: {} }] } }]),
+      `script t.json: step 2: repeat step 2: unknown step "wrte"; known steps: ${stepNames.join(", ")}`,
+    );
+    assert.match(parseError([{ repeat: { times: 2, steps: [{ sleep: -1 }] } }]), /^script t\.json: step 1: repeat step 1: sleep: Too small/);
+  });
+
+  test("a repeat inside a repeat is refused", () => {
+    assert.equal(
+      parseError([{ repeat: { times: 2, steps: [{ say: "a" }, { repeat: { times: 2, steps: [{ say: "b" }] } }] } }]),
+      "script t.json: step 1: repeat step 2: a repeat cannot hold another repeat; multiply the times instead",
+    );
+  });
+
+  test("hang and sleep take milliseconds up to what a timer can wait; stderr takes text", () => {
+    assert.match(parseError([{ hang: -1 }]), /^script t\.json: step 1: hang: Too small/);
+    assert.match(parseError([{ hang: 2 ** 31 }]), /^script t\.json: step 1: hang: Too big/);
+    assert.match(parseError([{ sleep: 2 ** 31 }]), /^script t\.json: step 1: sleep: Too big/);
+    assert.match(parseError([{ stderr: 1 }]), /^script t\.json: step 1: stderr: .*expected string/);
   });
 
   test("a write outside the session's cwd is refused before anything runs", () => {

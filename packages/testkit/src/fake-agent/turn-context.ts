@@ -15,6 +15,8 @@ export type TurnContext = {
   readonly newToolCallId: () => string;
   /** Ends the process for a `crash` step. */
   readonly exit: (code: number) => never;
+  /** Writes to the agent's standard error for a `stderr` step; resolves once written. */
+  readonly writeStderr: (text: string) => Promise<void>;
 };
 
 /** What a step tells the turn: go on, end the turn with a stop reason, or answer with an error. */

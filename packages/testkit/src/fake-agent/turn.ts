@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { Step } from "./script.ts";
+import type { PlayableStep, Step } from "./step-schema.ts";
 import { playRun } from "./run-step.ts";
 import { floodMessages, streamText } from "./text-steps.ts";
 import { sendUpdate } from "./turn-context.ts";
 import type { StepOutcome, TurnContext } from "./turn-context.ts";
 import { reportUsage } from "./usage-step.ts";
 import { playDelete, playMove } from "./file-steps.ts";
+import { hangThroughCancel, sleepUnlessCancelled } from "./wait-steps.ts";
 import { playWrite } from "./write-step.ts";
 
 /** How a turn ends: the prompt response, or the JSON-RPC error to answer the prompt with. */
@@ -15,19 +15,16 @@ export type TurnEnd =
   | { kind: "error"; error: { code: number; message: string; data?: unknown } };
 
 /**
- * Plays one turn's steps in order. A cancel stops the current step and ends the turn with
- * `cancelled`; otherwise the turn ends with `end_turn` after the last step, or earlier at a
- * `stop` or `fail` step.
+ * Plays one turn's steps in order. A cancel stops the current step (all but `hang`) and ends
+ * the turn with `cancelled`; otherwise the turn ends with `end_turn` after the last step, or
+ * earlier at a `stop` or `fail` step.
  */
 export async function playTurn(steps: readonly Step[], turn: TurnContext): Promise<TurnEnd> {
   let stopReason: acp.StopReason = "end_turn";
-  for (const step of steps) {
-    if (turn.signal.aborted) break;
-    const outcome = await playStep(step, turn);
-    if (outcome === "next") continue;
+  const outcome = await playSteps(steps, turn);
+  if (outcome !== "next") {
     if ("fail" in outcome) return { kind: "error", error: outcome.fail };
     stopReason = outcome.stop;
-    break;
   }
   if (turn.signal.aborted) stopReason = "cancelled";
   const response: acp.PromptResponse = { stopReason };
@@ -38,8 +35,28 @@ export async function playTurn(steps: readonly Step[], turn: TurnContext): Promi
   return { kind: "response", response };
 }
 
+/** Steps in order until one ends the turn or a cancel lands. */
+async function playSteps(steps: readonly Step[], turn: TurnContext): Promise<StepOutcome> {
+  for (const step of steps) {
+    if (turn.signal.aborted) break;
+    const outcome = await playStep(step, turn);
+    if (outcome !== "next") return outcome;
+  }
+  return "next";
+}
+
+/** `repeat`: its steps `times` times over, as if written out; a stop, fail or cancel ends it. */
+async function playRepeat(repeat: { times: number; steps: readonly PlayableStep[] }, turn: TurnContext): Promise<StepOutcome> {
+  for (let round = 0; round < repeat.times && !turn.signal.aborted; round++) {
+    const outcome = await playSteps(repeat.steps, turn);
+    if (outcome !== "next") return outcome;
+  }
+  return "next";
+}
+
 async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
-  if ("say" in step) await streamText(turn, "agent_message_chunk", step.say);
+  if ("repeat" in step) return playRepeat(step.repeat, turn);
+  else if ("say" in step) await streamText(turn, "agent_message_chunk", step.say);
   else if ("think" in step) await streamText(turn, "agent_thought_chunk", step.think);
   else if ("plan" in step) {
     const entries = step.plan.map((entry) => ({ ...entry, priority: entry.priority ?? "medium" }));
@@ -51,7 +68,9 @@ async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
   else if ("run" in step) return playRun(turn, step.run);
   else if ("usage" in step) await reportUsage(turn, step.usage);
   else if ("sleep" in step) await sleepUnlessCancelled(step.sleep, turn.signal);
+  else if ("hang" in step) await hangThroughCancel(step.hang);
   else if ("flood" in step) await floodMessages(turn, step.flood);
+  else if ("stderr" in step) await turn.writeStderr(`${step.stderr}\n`);
   else if ("fail" in step) return { fail: step.fail };
   else if ("crash" in step) turn.exit(step.crash);
   else if ("stop" in step) return { stop: step.stop };
@@ -62,14 +81,6 @@ async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
   } else if ("ext" in step) await turn.client.notify(step.ext.method, step.ext.params ?? {});
   else assertNever(step);
   return "next";
-}
-
-async function sleepUnlessCancelled(ms: number, signal: AbortSignal): Promise<void> {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch (error) {
-    if (!signal.aborted) throw error;
-  }
 }
 
 function assertNever(step: never): never {

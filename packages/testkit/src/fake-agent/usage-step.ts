@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { stepValueSchemas } from "./script.ts";
+import type { stepValueSchemas } from "./step-schema.ts";
 import { sendUpdate } from "./turn-context.ts";
 import type { TurnContext } from "./turn-context.ts";
 

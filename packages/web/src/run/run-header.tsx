@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Api } from "../api/client.ts";
 import { formatCost, formatDuration, formatTime, formatTokens } from "../format/format.ts";
+import { stoppedByWords } from "../format/limits.ts";
 import { isEnded, type RunSummary } from "../timeline/summary.ts";
 import { StatusBadge } from "../runs/status-badge.tsx";
 
@@ -18,6 +19,7 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
     );
   };
   const ended = isEnded(summary.status);
+  const stoppedBy = stoppedByWords(summary.stopped_by, summary.provider_error);
   return (
     <header class="run-header">
       <h1 id="run-title">
@@ -34,8 +36,10 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
       {summary.error !== undefined && (
         <p class="run-error" role="alert">
           Failed ({summary.error.code}): {summary.error.message}
+          {summary.provider_error !== undefined && ` · model provider: ${summary.provider_error}`}
         </p>
       )}
+      {summary.status === "stopped" && <p class="run-stopped">Stopped{stoppedBy === undefined ? "" : ` by ${stoppedBy}`}; its work is kept.</p>}
       {!ended && summary.status !== "created" && (
         <button type="button" class="cancel" onClick={cancel} disabled={cancelling}>
           {cancelling ? "Cancelling…" : "Cancel run"}

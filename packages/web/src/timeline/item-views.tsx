@@ -62,11 +62,15 @@ export function EndView({ item }: { item: EndItem }) {
   const figures = [item.durationMs !== undefined ? formatDuration(item.durationMs) : undefined, item.costUsd !== undefined ? formatCost(item.costUsd) : undefined].filter(
     (figure) => figure !== undefined,
   );
+  const handedBack = item.handedBack === true ? "the agent handed back" : item.handedBack === false ? "the agent did not hand back" : undefined;
   return (
     <p class="end">
       Run <StatusBadge status={item.status} />
+      {item.stoppedBy !== undefined && <span> by {item.stoppedBy}</span>}
+      {handedBack !== undefined && <span>; {handedBack}</span>}
       {item.errorCode !== undefined && <span> ({item.errorCode})</span>}
       {item.message !== undefined && item.message !== "" && <span>: {item.message}</span>}
+      {item.providerError !== undefined && <span> · model provider: {item.providerError}</span>}
       {figures.length > 0 && <span class="dim"> · {figures.join(" · ")}</span>}
     </p>
   );

@@ -35,6 +35,12 @@ export type EndItem = {
   kind: "end";
   seqs: number[];
   status: string;
+  /** What stopped a stopped run, in words: `the time limit`, `the model provider (overloaded)`. */
+  stoppedBy?: string;
+  /** Whether the agent answered the hand-back with a turn that ended well. */
+  handedBack?: boolean;
+  /** The class of the provider failure that failed the run. */
+  providerError?: string;
   errorCode?: string;
   message?: string;
   costUsd?: number;

@@ -2,6 +2,7 @@ import type { Envelope } from "@baton/protocol/core";
 import { formatDuration, formatTokens, formatCost } from "../format/format.ts";
 import { type Data, num, record, str } from "./data.ts";
 import type { NoteItem } from "./items.ts";
+import { RELIABILITY_DESCRIBERS } from "./reliability-notes.ts";
 
 type Note = Pick<NoteItem, "text" | "tone" | "known">;
 
@@ -24,7 +25,6 @@ const DESCRIBERS: Record<string, (data: Data) => Omit<Note, "known">> = {
   "workspace.ready": (d) => ({ text: join(`workspace ready (${str(d["kind"]) ?? "?"})`, str(d["branch"]) && `branch ${str(d["branch"])}`), tone: "dim" }),
   "file.changed": (d) => ({ text: `${str(d["change"]) ?? "changed"} ${str(d["path"]) ?? ""}`, tone: "info" }),
   "agent.started": (d) => ({ text: join(`agent ${str(d["agent"]) ?? "?"}${str(d["agent_version"]) ? ` ${str(d["agent_version"])}` : ""} ready`, str(d["model"])), tone: "dim" }),
-  "turn.started": (d) => ({ text: join(`turn ${num(d["turn"]) ?? "?"}`, str(d["reason"])), tone: "dim" }),
   "turn.completed": (d) => {
     const error = record(d["error"]);
     if (str(error["message"]) !== undefined) return { text: join(`turn ${num(d["turn"]) ?? "?"} failed`, str(error["code"]), str(error["message"])), tone: "error" };
@@ -42,9 +42,6 @@ const DESCRIBERS: Record<string, (data: Data) => Omit<Note, "known">> = {
   "agent.finished": (d) => ({ text: join("agent exited", num(d["exit_code"]) !== undefined && `code ${num(d["exit_code"])}`, str(d["signal"]) && `signal ${str(d["signal"])}`, `${num(d["turns"]) ?? 0} turns`), tone: "dim" }),
   "agent.compacted": () => ({ text: "context compacted", tone: "dim" }),
   "runner.event": (d) => ({ text: `agent sent ${str(d["native_type"]) ?? "an update"} (not translated)`, tone: "dim" }),
-  "provider.error": (d) => ({ text: join(`provider error (${str(d["class"]) ?? "other"})`, str(d["message"])), tone: "error" }),
-  "retry.scheduled": (d) => ({ text: join(`retry ${num(d["attempt"]) ?? ""} of ${str(d["what"]) ?? "?"}`, formatDuration(num(d["delay_ms"]))), tone: "warn" }),
-  "limit.warning": (d) => ({ text: `limit ${str(d["limit"]) ?? "?"} at ${Math.round((num(d["fraction"]) ?? 0) * 100)}%`, tone: "warn" }),
-  "limit.reached": (d) => ({ text: join(`limit ${str(d["limit"]) ?? "?"} reached`, str(d["action"])), tone: "error" }),
   "git.committed": (d) => ({ text: join(`committed ${(str(d["sha"]) ?? "").slice(0, 10)}`, str(d["message"])), tone: "info" }),
+  ...RELIABILITY_DESCRIBERS,
 };

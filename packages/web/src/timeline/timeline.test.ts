@@ -90,4 +90,83 @@ test("malformed data never throws", () => {
   assert.deepEqual(seqsOf(state), [1, 2, 3, 4]);
   assert.equal(state.summary.usage.input_tokens, 2);
   assert.equal(Object.getPrototypeOf(state.summary.sessions), Object.prototype);
+  const types = ["budget.updated", "limit.warning", "limit.reached", "provider.error", "retry.scheduled", "model.switched", "stall.detected", "repeat.detected", "handback.requested", "turn.started", "run.completed"];
+  const odd = { limit: 3, fraction: "x", limits: null, used: {}, reason: 7, status: "stopped", stopped_by: 1, message: 5, idle_ms: "1", handed_back: "yes" };
+  const reliability = applyEvents(initialTimeline(), types.map((type, index) => ev(index + 1, type, odd)));
+  assert.deepEqual(seqsOf(reliability), types.map((_, index) => index + 1));
+});
+
+const notes = (state: TimelineState) => state.items.map((item) => (item.kind === "note" ? [item.text, item.tone] : item.kind));
+
+test("each limit and reliability event is a line of text with its facts", () => {
+  const state = applyEvents(initialTimeline(), [
+    ev(1, "turn.started", { session: "s", turn: 1, reason: "task" }),
+    ev(2, "limit.warning", { limit: "time", used: 480_000, max: 600_000, fraction: 0.8, threshold: 0.8, notified: true }),
+    ev(3, "limit.reached", { limit: "cost", used: 0.96, max: 1, fraction: 0.96, action: "handback" }),
+    ev(4, "handback.requested", { reason: "limit", limit: "cost" }),
+    ev(5, "turn.started", { session: "s", turn: 2, reason: "handback" }),
+    ev(6, "limit.reached", { limit: "tool_calls", used: 500, max: 500, fraction: 1, action: "stop" }),
+    ev(7, "provider.error", { class: "rate_limited", status: 429, retry_after_ms: 5000, source: "error", message: "API Error: 429 <b>slow down</b>\nmore" }),
+    ev(8, "retry.scheduled", { what: "turn", class: "rate_limited", attempt: 1, max_attempts: 3, delay_ms: 12_345 }),
+    ev(9, "turn.started", { session: "s", turn: 3, reason: "resend" }),
+    ev(10, "model.switched", { session: "s", from: "big", to: "small", reason: "overloaded" }),
+    ev(11, "stall.detected", { session: "s", turn: 3, idle_ms: 120_000, action: "resend" }),
+    ev(12, "repeat.detected", { session: "s", tool: "execute", count: 5, action: "notice", notified: false }),
+  ]);
+  assert.deepEqual(notes(state), [
+    ["turn 1", "dim"],
+    ["time limit 80% used (8m of 10m); the agent was told", "warn"],
+    ["cost limit nearly reached: 96% used ($0.96 of $1.00)", "warn"],
+    ["asking the agent to hand back its work (cost limit)", "warn"],
+    ["turn 2: the hand-back prompt", "info"],
+    ["tool call limit reached (500 of 500 tool calls): stopping the run", "error"],
+    ["provider error: rate_limited (429, retry-after 5.0s) — API Error: 429 <b>slow down</b>", "error"],
+    ["retry 1/3 in 12.3s", "warn"],
+    ["turn 3: the turn sent again", "info"],
+    ["model switched: big → small (overloaded)", "warn"],
+    ["stalled: nothing from the agent for 2m; sending the turn again", "warn"],
+    ["loop: the same execute call 5 times in a row (same input, same result); the agent takes no notices", "warn"],
+  ]);
+  assert.ok(state.items.every((item) => item.kind !== "note" || item.known));
+});
+
+test("budgets make one row per tenth of the most used limit; the others join the latest row", () => {
+  const budget = (seq: number, elapsed: number, fraction?: number) =>
+    ev(seq, "budget.updated", { tokens: 10, tool_calls: 1, elapsed_ms: elapsed, limits: fraction === undefined ? {} : { timeout_ms: 600_000 }, ...(fraction === undefined ? {} : { limit: "time", fraction }) });
+  const state = applyEvents(initialTimeline(), [
+    budget(1, 6_000, 0.01),
+    ev(2, "tool.started", { session: "s", call: "c_1", tool: "run" }),
+    budget(3, 30_000, 0.05),
+    budget(4, 61_000, 0.1017),
+    ev(5, "tool.completed", { session: "s", call: "c_1", tool: "run", status: "completed" }),
+    budget(6, 90_000, 0.15),
+  ]);
+  assert.deepEqual(seqsOf(state), [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(
+    state.items.map((item) => [item.kind, item.seqs, item.kind === "note" ? item.text : ""]),
+    [
+      ["note", [1, 3], "budget: time limit 5% used (30s of 10m)"],
+      ["tool", [2, 5], ""],
+      ["note", [4, 6], "budget: time limit 15% used (1m 30s of 10m)"],
+    ],
+  );
+  const unlimited = applyEvents(initialTimeline(), [budget(1, 1000), budget(2, 2000)]);
+  assert.deepEqual(unlimited.items, [{ kind: "note", seqs: [1, 2], type: "budget.updated", text: "budget: no limits · 10 tokens · 1 tool call", tone: "dim", known: true }]);
+});
+
+test("a stopped run says what stopped it; a failed one names the provider's class", () => {
+  const created = ev(1, "run.created", { number: 1, task: "t", agent: "fake", repo: { root: "/r", dirty: false } });
+  const stopped = applyEvents(initialTimeline(), [
+    created,
+    ev(2, "run.completed", { status: "stopped", stopped_by: "provider", provider_error: "overloaded", handed_back: true, usage: {}, active_ms: 1, duration_ms: 2 }),
+  ]);
+  assert.deepEqual(stopped.items.at(-1), { kind: "end", seqs: [2], status: "stopped", stoppedBy: "the model provider (overloaded)", handedBack: true, costUsd: undefined, durationMs: 2 });
+  assert.equal(stopped.summary.status, "stopped");
+  assert.equal(stopped.summary.stopped_by, "provider");
+  assert.equal(stopped.summary.provider_error, "overloaded");
+  const byTime = applyEvents(initialTimeline(), [created, ev(2, "run.completed", { status: "stopped", stopped_by: "time", usage: {}, active_ms: 1, duration_ms: 2 })]);
+  assert.equal((byTime.items.at(-1) as { stoppedBy?: string }).stoppedBy, "the time limit");
+  const failed = applyEvents(initialTimeline(), [created, ev(2, "run.failed", { error: { code: "provider_unreachable", message: "refused" }, provider_error: "unreachable" })]);
+  assert.deepEqual(failed.items.at(-1), { kind: "end", seqs: [2], status: "failed", errorCode: "provider_unreachable", message: "refused", providerError: "unreachable" });
+  assert.equal(failed.summary.provider_error, "unreachable");
 });

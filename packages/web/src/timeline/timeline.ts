@@ -1,7 +1,9 @@
 import type { Envelope } from "@baton/protocol/core";
+import { stoppedByWords } from "../format/limits.ts";
 import { type Data, list, num, record, str } from "./data.ts";
-import type { EndItem, PermissionItem, PlanEntry, StreamingText, TimelineItem, ToolItem } from "./items.ts";
+import type { EndItem, NoteItem, PermissionItem, PlanEntry, StreamingText, TimelineItem, ToolItem } from "./items.ts";
 import { noteFor } from "./notes.ts";
+import { budgetTenth } from "./reliability-notes.ts";
 import { applyToSummary, initialSummary, isEnded, type RunSummary } from "./summary.ts";
 
 /**
@@ -16,10 +18,12 @@ export type TimelineState = {
   /** Index in `items` of each tool call's and permission's item, by call id. */
   toolAt: ReadonlyMap<string, number>;
   permissionAt: ReadonlyMap<string, number>;
+  /** The latest budget row: its index in `items` and the tenth of the most used limit it is at. */
+  budget: { readonly at: number; readonly tenth: number } | undefined;
 };
 
 export function initialTimeline(): TimelineState {
-  return { lastSeq: 0, items: [], streaming: [], summary: initialSummary(), toolAt: new Map(), permissionAt: new Map() };
+  return { lastSeq: 0, items: [], streaming: [], summary: initialSummary(), toolAt: new Map(), permissionAt: new Map(), budget: undefined };
 }
 
 type Draft = { -readonly [K in keyof TimelineState]: TimelineState[K] } & {
@@ -38,6 +42,7 @@ export function applyEvents(state: TimelineState, events: readonly Envelope[]): 
     summary: structuredClone(state.summary),
     toolAt: new Map(state.toolAt),
     permissionAt: new Map(state.permissionAt),
+    budget: state.budget,
   };
   for (const event of events) applyOne(draft, event);
   return draft;
@@ -77,6 +82,9 @@ function applyOne(draft: Draft, event: Envelope): void {
     case "permission.requested":
     case "permission.resolved":
       applyPermission(draft, seq, data);
+      return;
+    case "budget.updated":
+      applyBudget(draft, seq, event);
       return;
     case "run.completed":
     case "run.failed":
@@ -146,6 +154,22 @@ function applyPermission(draft: Draft, seq: number, data: Data): void {
   }
 }
 
+/**
+ * A budget comes after every turn and tool call: one that stays in the tenth of the latest
+ * budget row joins that row (which then shows its figures); one past it starts a new row.
+ */
+function applyBudget(draft: Draft, seq: number, event: Envelope): void {
+  const tenth = budgetTenth(record(event.data));
+  const note: NoteItem = { kind: "note", seqs: [seq], type: event.type, ...noteFor(event) };
+  const latest = draft.budget;
+  if (latest !== undefined && tenth <= latest.tenth) {
+    draft.items[latest.at] = { ...note, seqs: [...draft.items[latest.at]!.seqs, seq] };
+    return;
+  }
+  draft.budget = { at: draft.items.length, tenth };
+  draft.items.push(note);
+}
+
 function planEntry(value: unknown): PlanEntry {
   const entry = record(value);
   return { content: str(entry["content"]) ?? "", status: str(entry["status"]) ?? "pending", priority: str(entry["priority"]) };
@@ -153,9 +177,17 @@ function planEntry(value: unknown): PlanEntry {
 
 function endItem(seq: number, type: string, data: Data): EndItem {
   if (type === "run.completed") {
-    return { kind: "end", seqs: [seq], status: data["status"] === "stopped" ? "stopped" : "succeeded", costUsd: num(data["cost_usd"]), durationMs: num(data["duration_ms"]) };
+    const end: EndItem = { kind: "end", seqs: [seq], status: data["status"] === "stopped" ? "stopped" : "succeeded", costUsd: num(data["cost_usd"]), durationMs: num(data["duration_ms"]) };
+    if (end.status === "stopped") {
+      const stoppedBy = stoppedByWords(str(data["stopped_by"]), str(data["provider_error"]));
+      if (stoppedBy !== undefined) end.stoppedBy = stoppedBy;
+      if (typeof data["handed_back"] === "boolean") end.handedBack = data["handed_back"];
+    }
+    return end;
   }
   if (type === "run.cancelled") return { kind: "end", seqs: [seq], status: "cancelled", message: [str(data["by"]) && `by ${str(data["by"])}`, str(data["reason"])].filter(Boolean).join(": ") };
   const error = record(data["error"]);
-  return { kind: "end", seqs: [seq], status: "failed", errorCode: str(error["code"]) ?? "unknown", message: str(error["message"]) ?? "" };
+  const end: EndItem = { kind: "end", seqs: [seq], status: "failed", errorCode: str(error["code"]) ?? "unknown", message: str(error["message"]) ?? "" };
+  if (str(data["provider_error"]) !== undefined) end.providerError = str(data["provider_error"]);
+  return end;
 }

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { test } from "node:test";
+import { promisify } from "node:util";
+import { openStore } from "@baton/engine/store";
+import { SAMPLE_DATA, testTempDir } from "@baton/protocol/testing";
+import type { CliContext } from "../context.ts";
+import { showCommand } from "./show.ts";
+
+type Event = [type: string, data: Record<string, unknown>];
+
+/** A git repository with `.baton/` holding one run of `events`, after run.created. */
+async function repoWithRun(prefix: string, events: Event[]): Promise<string> {
+  const repo = await testTempDir(prefix);
+  await promisify(execFile)("git", ["init", "-q"], { cwd: repo });
+  await mkdir(join(repo, ".baton"));
+  await using store = await openStore(join(repo, ".baton"));
+  await using writer = await store.createRun({ task: "Fix the flaky date test", agent: "fake", repo: { root: repo, dirty: false } });
+  for (const [type, data] of events) writer.append(type, data);
+  await writer.flush();
+  return repo;
+}
+
+async function show(repo: string, json = false): Promise<string> {
+  let out = "";
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out += chunk.toString();
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+  const ctx: CliContext = { cwd: repo, env: {}, stdout, stderr: stdout, signal: new AbortController().signal };
+  assert.equal(await showCommand(ctx, "1", { json }), 0);
+  return out;
+}
+
+const usage = { input_tokens: 1200, output_tokens: 340 };
+const started: Event = ["run.started", SAMPLE_DATA["run.started"]];
+
+test("show names what stopped a run and counts its provider errors, retries, stalls, loops and hand-back", async () => {
+  const repo = await repoWithRun("cli-show-stopped-", [
+    started,
+    ["provider.error", SAMPLE_DATA["provider.error"]],
+    ["retry.scheduled", SAMPLE_DATA["retry.scheduled"]],
+    ["provider.error", { ...SAMPLE_DATA["provider.error"], class: "overloaded" }],
+    ["retry.scheduled", { ...SAMPLE_DATA["retry.scheduled"], class: "overloaded", attempt: 2 }],
+    ["provider.error", SAMPLE_DATA["provider.error"]],
+    ["model.switched", SAMPLE_DATA["model.switched"]],
+    ["stall.detected", SAMPLE_DATA["stall.detected"]],
+    ["repeat.detected", SAMPLE_DATA["repeat.detected"]],
+    ["limit.warning", SAMPLE_DATA["limit.warning"]],
+    ["limit.reached", SAMPLE_DATA["limit.reached"]],
+    ["handback.requested", SAMPLE_DATA["handback.requested"]],
+    ["run.completed", { status: "stopped", stopped_by: "cost", handed_back: true, usage, active_ms: 10, duration_ms: 20 }],
+  ]);
+  const text = await show(repo);
+  assert.match(text, /^status: {4}stopped by the cost limit$/m);
+  assert.match(
+    text,
+    /^incidents: 3 provider errors \(rate_limited, overloaded\) · 2 retries · 1 model switch · 1 stall · 1 loop · 1 limit warning · hand-back asked \(cost limit\), handed back$/m,
+  );
+
+  const json = JSON.parse(await show(repo, true)) as Record<string, unknown>;
+  assert.equal(json["status"], "stopped");
+  assert.equal(json["stopped_by"], "cost");
+  assert.deepEqual(json["reliability"], {
+    provider_errors: 3,
+    provider_error_classes: ["rate_limited", "overloaded"],
+    retries: 2,
+    model_switches: 1,
+    stalls: 1,
+    repeats: 1,
+    limit_warnings: 1,
+    handback: { reason: "limit", limit: "cost" },
+    handed_back: true,
+  });
+  // The shape it had keeps its fields.
+  for (const key of ["run", "number", "task", "agent", "usage", "counts", "events_file", "warnings"]) assert.ok(key in json, key);
+});
+
+test("show names the provider that stopped or failed a run; a quiet run has no incidents line", async () => {
+  const stopped = await repoWithRun("cli-show-provider-", [
+    started,
+    ["provider.error", { ...SAMPLE_DATA["provider.error"], class: "overloaded" }],
+    ["run.completed", { status: "stopped", stopped_by: "provider", provider_error: "overloaded", usage, active_ms: 10, duration_ms: 20 }],
+  ]);
+  assert.match(await show(stopped), /^status: {4}stopped by the model provider \(overloaded\)$/m);
+  const stoppedJson = JSON.parse(await show(stopped, true)) as Record<string, unknown>;
+  assert.equal(stoppedJson["provider_error"], "overloaded");
+
+  const failed = await repoWithRun("cli-show-failed-", [started, ["run.failed", SAMPLE_DATA["run.failed"]]]);
+  assert.match(await show(failed), /^status: {4}failed \(provider_unreachable: connection refused\) · model provider: unreachable$/m);
+  assert.doesNotMatch(await show(failed), /^incidents:/m);
+  const failedJson = JSON.parse(await show(failed, true)) as Record<string, unknown>;
+  assert.equal(failedJson["provider_error"], "unreachable");
+  assert.deepEqual(failedJson["reliability"], { provider_errors: 0, provider_error_classes: [], retries: 0, model_switches: 0, stalls: 0, repeats: 0, limit_warnings: 0 });
+});

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import { test } from "node:test";
+import { stripVTControlCharacters } from "node:util";
+import type { Envelope } from "@baton/protocol";
+import { SAMPLE_AT, SAMPLE_DATA, SAMPLE_RUN_ID } from "@baton/protocol/testing";
+import { ProgressRenderer } from "./progress.ts";
+
+let seq = 0;
+const ev = (type: string, data: Record<string, unknown>): Envelope => ({ v: 1, run: SAMPLE_RUN_ID, seq: (seq += 1), at: SAMPLE_AT, type, data }) as Envelope;
+const sample = (type: keyof typeof SAMPLE_DATA, change: Record<string, unknown> = {}) => ev(type, { ...SAMPLE_DATA[type], ...change });
+
+/** The lines the live view prints for `events`, colours stripped. */
+function render(events: Envelope[]): string[] {
+  let out = "";
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out += chunk.toString();
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+  const renderer = new ProgressRenderer(stream);
+  for (const event of events) renderer.render(event);
+  return stripVTControlCharacters(out).split("\n").slice(0, -1);
+}
+
+const usage = { input_tokens: 1200, output_tokens: 340 };
+
+test("limit warnings, limits reached and hand-backs are one line each with their figures", () => {
+  assert.deepEqual(
+    render([
+      sample("limit.warning", { limit: "time", used: 480_000, max: 600_000, fraction: 0.8, threshold: 0.8 }),
+      sample("limit.warning", { limit: "tokens", used: 1_200_000, max: 2_000_000, fraction: 0.6, threshold: 0.6, notified: false }),
+      sample("limit.reached", { limit: "cost", used: 0.96, max: 1, fraction: 0.96, action: "handback" }),
+      sample("limit.reached", { limit: "time", used: 600_000, max: 600_000, fraction: 1, action: "cancel" }),
+      sample("limit.reached", { limit: "tool_calls", used: 500, max: 500, fraction: 1, action: "stop" }),
+      sample("handback.requested", { reason: "limit", limit: "cost" }),
+      sample("handback.requested", { reason: "provider", class: "overloaded" }),
+      sample("handback.requested", { reason: "repeat" }),
+    ]),
+    [
+      "  ⚠ time limit 80% used (8m of 10m); the agent was told",
+      "  ⚠ token limit 60% used (1,200,000 of 2,000,000 tokens)",
+      "  ⚠ cost limit nearly reached: 96% used ($0.96 of $1.00)",
+      "  ■ time limit reached (10m of 10m): cancelling the turn",
+      "  ■ tool call limit reached (500 of 500 tool calls): stopping the run",
+      "  ↩ asking the agent to hand back its work (cost limit)",
+      "  ↩ asking the agent to hand back its work (the model provider: overloaded)",
+      "  ↩ asking the agent to hand back its work (the same tool call again and again)",
+    ],
+  );
+});
+
+test("provider errors, retries, model switches, stalls and loops are one line each", () => {
+  assert.deepEqual(
+    render([
+      sample("provider.error"),
+      sample("retry.scheduled", { delay_ms: 12_345 }),
+      sample("provider.error", { class: "overloaded", status: undefined, retry_after_ms: undefined, message: "API Error: 529 overloaded" }),
+      sample("model.switched"),
+      sample("model.switched", { model: "small-model-2026" }),
+      sample("stall.detected", { idle_ms: 150_000, action: "fail" }),
+      sample("repeat.detected"),
+      sample("repeat.detected", { count: 8, action: "handback", notified: undefined }),
+    ]),
+    [
+      "  ✗ provider error: rate_limited (429, retry-after 5.0s) — Internal error: API Error: 429 rate limit exceeded",
+      "    ↻ retry 1/3 in 12.3s",
+      "  ✗ provider error: overloaded — API Error: 529 overloaded",
+      "  ⇄ model switched: big-model → small-model (overloaded)",
+      "  ⇄ model switched: big-model → small-model (overloaded); the agent reports small-model-2026",
+      "  ⚠ stalled: nothing from the agent for 2m 30s; failing the run",
+      "  ⚠ loop: the same execute call 5 times in a row (same input, same result); the agent was told",
+      "  ⚠ loop: the same execute call 8 times in a row (same input, same result)",
+    ],
+  );
+});
+
+test("a provider message keeps its first line only", () => {
+  const [line] = render([sample("provider.error", { message: `API Error: 500\n${"x".repeat(500)}` })]);
+  assert.equal(line, "  ✗ provider error: rate_limited (429, retry-after 5.0s) — API Error: 500");
+});
+
+test("budgets show only with a limit, and only when the most used limit passes another tenth", () => {
+  const budget = (elapsed: number, fraction?: number) =>
+    sample("budget.updated", { elapsed_ms: elapsed, limits: fraction === undefined ? {} : { timeout_ms: 600_000 }, limit: fraction === undefined ? undefined : "time", fraction });
+  assert.deepEqual(render([budget(1000), budget(5000)]), [], "no limit: no budget lines");
+  assert.deepEqual(render([budget(6_000, 0.01), budget(30_000, 0.05), budget(61_000, 0.1017), budget(62_000, 0.1033), budget(300_000, 0.5)]), [
+    "  budget: time limit 1% used (6s of 10m)",
+    "  budget: time limit 10% used (1m 1s of 10m)",
+    "  budget: time limit 50% used (5m of 10m)",
+  ]);
+});
+
+test("a turn sent for another reason than the task says why", () => {
+  const turn = (reason: string, n: number) => ev("turn.started", { session: "ses_1", turn: n, reason });
+  assert.deepEqual(render([turn("task", 1), turn("resend", 2), turn("notice", 3), turn("handback", 4), turn("reminder", 5), turn("steer", 6), turn("later", 7)]), [
+    "  » turn 2: the turn sent again",
+    "  » turn 3: a notice to the agent",
+    "  » turn 4: the hand-back prompt",
+    "  » turn 5: a reminder: the task asks for a change",
+    "  » turn 6: a steering prompt",
+    "  » turn 7: later",
+  ]);
+});
+
+test("a stopped run's last line says what stopped it and what was kept", () => {
+  const stopped = (data: Record<string, unknown>) => ev("run.completed", { status: "stopped", usage, active_ms: 1, duration_ms: 600_000, ...data });
+  assert.deepEqual(
+    render([
+      stopped({ stopped_by: "time", handed_back: true, commit: "89abcdef0123456789", cost_usd: 0.42 }),
+      stopped({ stopped_by: "provider", provider_error: "overloaded" }),
+      stopped({ stopped_by: "repeats", handed_back: false }),
+      stopped({ stopped_by: "tokens" }),
+      stopped({}),
+    ]),
+    [
+      "■ stopped by the time limit; the agent handed back; work committed 89abcdef0123 · 1,200 in / 340 out tokens · $0.42 · 10 min 0 s",
+      "■ stopped by the model provider (overloaded) · 1,200 in / 340 out tokens · 10 min 0 s",
+      "■ stopped by a loop of the same tool call; the agent did not hand back · 1,200 in / 340 out tokens · 10 min 0 s",
+      "■ stopped by the token limit · 1,200 in / 340 out tokens · 10 min 0 s",
+      "■ stopped · 1,200 in / 340 out tokens · 10 min 0 s",
+    ],
+  );
+});
+
+test("a succeeded run is unchanged; a failed run names the provider's class", () => {
+  assert.deepEqual(render([sample("run.completed"), sample("run.failed"), sample("run.failed", { provider_error: undefined })]), [
+    "✔ succeeded · 1,200 in / 340 out tokens · $0.12 · 6.1 s",
+    "✘ failed (provider_unreachable): connection refused · model provider: unreachable",
+    "✘ failed (provider_unreachable): connection refused",
+  ]);
+});
+
+test("malformed data never throws", () => {
+  for (const type of ["budget.updated", "limit.warning", "limit.reached", "provider.error", "retry.scheduled", "model.switched", "stall.detected", "repeat.detected", "handback.requested", "turn.started", "run.completed", "run.failed"]) {
+    assert.doesNotThrow(() => render([ev(type, { limit: 3, fraction: "x", limits: null, used: {}, reason: 7, status: "stopped", error: "no", usage: 5 })]), type);
+  }
+});

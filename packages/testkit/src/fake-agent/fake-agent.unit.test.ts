@@ -1,0 +1,127 @@
+// The fake agent in process, wired to the SDK's client over in-memory streams: for what only
+// the agent's own state shows (a session's notices) and for timing without process startup.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { testTempDir } from "@baton/protocol/testing";
+import { tapLines, type RawMessage } from "../testing/acp-tap.ts";
+import { createFakeAgent } from "./fake-agent.ts";
+import type { FakeSession } from "./fake-session.ts";
+import { validateScript } from "./script.ts";
+import type { ScriptInput } from "./script.ts";
+
+type InProcess = {
+  ctx: acp.ClientContext;
+  sessionId: string;
+  session: FakeSession;
+  messages: RawMessage[];
+  stderr: string[];
+  updates(kind: string): Array<Record<string, unknown>>;
+};
+
+async function inProcess<T>(script: ScriptInput, op: (agent: InProcess) => Promise<T>): Promise<T> {
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  const sessions = new Map<string, FakeSession>();
+  const stderr: string[] = [];
+  const app = createFakeAgent({
+    script: validateScript(script, "test"),
+    exit: (code) => assert.fail(`the agent exited with ${code}`),
+    writeStderr: async (text) => void stderr.push(text),
+    sessions,
+    newSessionId: () => "ses_test",
+  });
+  const connection = app.connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+  const messages: RawMessage[] = [];
+  const client = acp
+    .client({ name: "fake-agent-unit-test" })
+    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+  try {
+    return await client.connectWith(acp.ndJsonStream(toAgent.writable, toClient.readable.pipeThrough(tapLines(messages))), async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const cwd = await testTempDir("fake-agent-unit-");
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      const updates = (kind: string) =>
+        messages
+          .filter((message) => message.method === "session/update")
+          .map((message) => message.params?.update as Record<string, unknown>)
+          .filter((update) => update["sessionUpdate"] === kind);
+      return op({ ctx, sessionId, session: sessions.get(sessionId)!, messages, stderr, updates });
+    });
+  } finally {
+    connection.close();
+  }
+}
+
+const prompt = (agent: InProcess, text = "go") => agent.ctx.request(acp.methods.agent.session.prompt, { sessionId: agent.sessionId, prompt: [{ type: "text", text }] });
+
+describe("fake agent in process", () => {
+  test("a prompt mid-turn is a notice: answered at once, kept, and the turn plays on", async () => {
+    const script = { turns: [[{ say: "working" }, { sleep: 300 }, { say: "done" }], [{ say: "second turn" }]] };
+    await inProcess(script, async (agent) => {
+      const turn = prompt(agent);
+      await waitFor(() => agent.updates("agent_message_chunk").length > 0);
+      const noticeAt = performance.now();
+      assert.deepEqual(await prompt(agent, "You have used 80% of your time."), { stopReason: "end_turn" });
+      assert.ok(performance.now() - noticeAt < 200, "the notice waited for the turn");
+      assert.deepEqual(agent.session.notices, ["You have used 80% of your time."]);
+      assert.equal((await turn).stopReason, "end_turn");
+      // The notice played no script turn: the next prompt plays turn 2.
+      await prompt(agent);
+      const said = agent.updates("agent_message_chunk").map((update) => (update["content"] as { text: string }).text);
+      assert.equal(said.join(""), "workingdonesecond turn");
+      assert.equal(agent.session.promptsSeen, 2);
+    });
+  });
+
+  test("repeat plays its steps that many times, each tool call a new call", async () => {
+    await inProcess([{ repeat: { times: 100, steps: [{ write: { path: "loop.txt", content: "same\n" } }, { say: "again" }] } }, { stop: "max_tokens" }], async (agent) => {
+      assert.equal((await prompt(agent)).stopReason, "max_tokens");
+      const calls = agent.updates("tool_call");
+      assert.equal(calls.length, 100);
+      assert.equal(new Set(calls.map((call) => call["toolCallId"])).size, 100);
+      assert.ok(calls.every((call) => JSON.stringify(call["rawInput"]) === JSON.stringify({ path: "loop.txt", content: "same\n" })));
+    });
+  });
+
+  test("a stop inside a repeat ends the turn there", async () => {
+    await inProcess([{ repeat: { times: 5, steps: [{ say: "once" }, { stop: "refusal" }] } }, { say: "never" }], async (agent) => {
+      assert.equal((await prompt(agent)).stopReason, "refusal");
+      assert.equal(agent.updates("agent_message_chunk").map((update) => (update["content"] as { text: string }).text).join(""), "once");
+    });
+  });
+
+  test("stderr writes the text and a newline", async () => {
+    await inProcess([{ stderr: "API Error: 529 overloaded" }, { say: "after" }], async (agent) => {
+      await prompt(agent);
+      assert.deepEqual(agent.stderr, ["API Error: 529 overloaded\n"]);
+    });
+  });
+
+  test("hang ignores a cancel for its whole time, then the turn ends cancelled", async () => {
+    await inProcess([{ hang: 300 }, { say: "never" }], async (agent) => {
+      const startedAt = performance.now();
+      const turn = prompt(agent);
+      await waitFor(() => agent.session.activeTurn !== undefined);
+      await agent.ctx.notify(acp.methods.agent.session.cancel, { sessionId: agent.sessionId });
+      assert.equal((await turn).stopReason, "cancelled");
+      assert.ok(performance.now() - startedAt >= 290, "the hang ended early");
+      assert.equal(agent.updates("agent_message_chunk").length, 0);
+    });
+  });
+
+  test("hang without a cancel just waits, and the turn goes on", async () => {
+    await inProcess([{ hang: 20 }, { say: "after" }], async (agent) => {
+      assert.equal((await prompt(agent)).stopReason, "end_turn");
+      assert.equal(agent.updates("agent_message_chunk").length > 0, true);
+    });
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
