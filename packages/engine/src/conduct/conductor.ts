@@ -3,7 +3,7 @@ import type { SessionEnd } from "../acp/agent-session.ts";
 import type { FinishedToolCall } from "../acp/event-mapper.ts";
 import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
 import { formatDuration } from "../config/duration.ts";
-import { classifyTurnFailure, providerFailureInWords, type ProviderClassification, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
+import { classifyTurnFailure, providerFailureInWords, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
 import { atLimit, limitsData, limitUses, mostUsed, nearLimit, WARNING_THRESHOLDS, type LimitName, type LimitUse, type RunLimits } from "./limits.ts";
 import { handbackPrompt, limitHandbackReason, limitNotice, reminderPrompt, repeatNotice, resendPrompt } from "./prompts.ts";
 import { RepeatWatch } from "./repeat-watch.ts";
@@ -155,7 +155,7 @@ export class Conductor {
           source: failure.source,
           message: failure.message,
         });
-        if (reason === "handback") return this.#afterHandback(false, failure.class);
+        if (reason === "handback") return this.#afterHandback(false);
         if (failure.class === "other") {
           const message = end.kind === "error" ? `${end.error.message} (JSON-RPC ${end.error.code})` : failure.message;
           return { kind: "failed", error: { code: "agent_error", message } };
@@ -282,16 +282,16 @@ export class Conductor {
     return { text: handbackPrompt(why), reason: "handback" };
   }
 
-  /** The hand-back turn ended: well (`handedBack`), or on a provider failure of `failedClass`. */
-  #afterHandback(handedBack: boolean, failedClass?: ProviderErrorClass): SessionEnd {
+  /** The hand-back turn ended: well (`handedBack`), or not (a provider failure, another stop reason). */
+  #afterHandback(handedBack: boolean): SessionEnd {
     const handback = this.#handback ?? { reason: "repeat" as const };
     if (handback.reason === "provider" && !handedBack) {
       return { kind: "failed", error: { code: "provider_error", message: `the model provider stopped the run (${handback.class})` }, providerError: handback.class };
     }
-    return this.#stopped(handback, handedBack, failedClass);
+    return this.#stopped(handback, handedBack);
   }
 
-  #stopped(handback: Handback, handedBack: boolean, _failedClass?: ProviderErrorClass): SessionEnd {
+  #stopped(handback: Handback, handedBack: boolean): SessionEnd {
     if (handback.reason === "limit") return { kind: "stopped", by: handback.limit, handedBack };
     if (handback.reason === "repeat") return { kind: "stopped", by: "repeats", handedBack };
     return { kind: "stopped", by: "provider", providerError: handback.class, handedBack };
