@@ -39,7 +39,7 @@ async function freshRepo(name: string): Promise<string> {
 }
 
 async function batonRun(scriptPath: string, repo: string): Promise<Measured & { events: number }> {
-  const measured = await runMeasured([cliEntry, "-C", repo, "run", "play the script", "--agent", "fake", "--script", scriptPath, "--json"]);
+  const measured = await runMeasured([cliEntry, "-C", repo, "run", "play the script", "--agent", "fake", "--script", scriptPath, "--json", "--timeout", "30m"]);
   if (measured.code !== 0) throw new Error(`baton run exited ${measured.code}: ${measured.stderr}`);
   const runs = path.join(repo, ".baton", "runs");
   const [run] = execFileSync("ls", [runs], { encoding: "utf8" }).trim().split("\n");

@@ -105,7 +105,7 @@ export async function batonRun(agent: AgentName, scratch: string): Promise<Baton
     const launch = await agentLaunch(agent, { twinUrl: f.twin.url, home: f.home, model: DEFAULT_MODELS[agent] });
     // As conformance.test.ts starts baton: only what git, sh and node need, the profile's variables, the agent's folder.
     const env: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...GIT_IDENTITY, GIT_CONFIG_NOSYSTEM: "1", ...launch.env, HOME: f.home, BATON_AGENT_PATH: path.dirname(agentBinPath(agent)) };
-    const run = await timedNode([cliEntry, "-C", f.repo, "run", TASK, "--agent", agent, "--model", RUN_MODELS[agent], "--json"], f.repo, env, false);
+    const run = await timedNode([cliEntry, "-C", f.repo, "run", TASK, "--agent", agent, "--model", RUN_MODELS[agent], "--json", "--timeout", "10m"], f.repo, env, false);
     const events = await runEvents(f.repo);
     const last = events.at(-1);
     const tail = () => `\nlast events: ${events.slice(-4).map((e) => `${e.type} ${JSON.stringify(e.data).slice(0, 300)}`).join("\n")}\nstderr (tail):\n${run.stderr}`;

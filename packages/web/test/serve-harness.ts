@@ -22,12 +22,16 @@ export function batonEnv(extra: Record<string, string> = {}): Record<string, str
     if (value !== undefined) env[name] = value;
   }
   const identity = { GIT_AUTHOR_NAME: "Baton Test", GIT_AUTHOR_EMAIL: "test@baton.invalid", GIT_COMMITTER_NAME: "Baton Test", GIT_COMMITTER_EMAIL: "test@baton.invalid" };
-  return { ...env, ...identity, GIT_CONFIG_NOSYSTEM: "1", ...extra };
+  // No terminal here: runs need a timeout (also those the page starts through the server).
+  return { ...env, ...identity, GIT_CONFIG_NOSYSTEM: "1", BATON_TIMEOUT: "10m", ...extra };
 }
 
 const execFileAsync = promisify(execFile);
 
-/** A git repository with one commit and `.baton/` made by `baton init`. */
+/**
+ * A git repository with one commit and `.baton/` made by `baton init`, whose runs need not
+ * leave a change: these tests are about the page, and their scripts mostly talk.
+ */
 export async function makeProject(prefix: string): Promise<string> {
   const repo = await testTempDir(prefix);
   const git = (...args: string[]) => execFileAsync("git", args, { cwd: repo, env: batonEnv() });
@@ -36,6 +40,8 @@ export async function makeProject(prefix: string): Promise<string> {
   await git("add", "README.md");
   await git("commit", "-q", "-m", "Initial commit");
   await execFileAsync(process.execPath, [BATON_BIN, "init"], { cwd: repo, env: batonEnv() });
+  const config = join(repo, ".baton", "config.toml");
+  await writeFile(config, (await readFile(config, "utf8")).replace('require_output = "change"', 'require_output = "none"'));
   return repo;
 }
 

@@ -29,7 +29,7 @@ export async function demoCommand(ctx: CliContext, options: { json?: boolean }):
   // Inside .baton/ (ignored), so the repository stays clean for the run's worktree.
   const scriptPath = join(dir, ".baton", "demo-script.json");
   await writeFile(scriptPath, `${JSON.stringify(demoScript, null, 2)}\n`);
-  const code = await runCommand(inDemo, DEMO_TASK, { agent: "fake", script: scriptPath, json: options.json ?? false, hints: false });
+  const code = await runCommand(inDemo, DEMO_TASK, { agent: "fake", script: scriptPath, json: options.json ?? false, hints: false, timeout: "5m" });
   if (!options.json) {
     ctx.stdout.write(
       [

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { test } from "node:test";
+import type { Envelope } from "@baton/protocol";
+import { makeRepo, parseNdjson, startBaton, waitForEvent, waitForOnlyRun, writeScript } from "./cli-harness.ts";
 import { FAST_RETRY, finalEvent, ofType, runScripted, turnReasons } from "./reliability-harness.ts";
 
 const rateLimited = { fail: { code: -32603, message: "Internal error: API Error: 429 Too Many Requests: rate limit exceeded" } };
@@ -91,4 +95,23 @@ test("a wait that would run past the timeout is not waited: the agent hands back
   assert.equal(run.code, 3, run.stderr);
   assert.equal(ofType(run.events, "retry.scheduled").length, 0);
   assert.deepEqual(turnReasons(run.events), ["task", "handback"]);
+});
+
+test("Ctrl-C during a wait for the provider cancels the run at once", async () => {
+  const repo = await makeRepo("cli-wait-cancel-");
+  await writeFile(join(repo, ".baton", "config.toml"), '[retry]\nrate_limited = ["60s"]\njitter = 0\n');
+  const script = await writeScript(repo, "s.json", { turns: [[rateLimited], done] });
+  const child = startBaton(repo, ["run", "Wait for it", "--agent", "fake", "--script", script, "--json"]);
+  try {
+    const runId = await waitForOnlyRun(repo);
+    await waitForEvent(repo, runId, "retry.scheduled", (event) => event.type === "retry.scheduled");
+    const sent = performance.now();
+    child.child.kill("SIGINT");
+    const result = await child.done;
+    assert.equal(result.code, 130, result.stderr);
+    assert.ok(performance.now() - sent < 15_000, "did not wait the minute out");
+    assert.equal(finalEvent(parseNdjson<Envelope>(result.stdout))?.type, "run.cancelled");
+  } finally {
+    child.kill();
+  }
 });

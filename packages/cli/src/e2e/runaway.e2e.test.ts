@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { cliEnv } from "./cli-harness.ts";
 import { finalEvent, ofType, runScripted, turnReasons } from "./reliability-harness.ts";
 
 const STALL = "\n[agents.fake]\nstall_timeout = 0.5\n";
@@ -55,7 +56,7 @@ test("a turn that ends well without the required change gets one reminder; still
 test("an agent that exits mid-turn fails the run with its exit code, its last stderr lines (redacted) and the provider's class", async () => {
   const secret = "sk-live-abcdefghijklmnopqrstuvwxyz0123";
   const turns = [{ stderr: `request failed with key ${secret}` }, { stderr: "Error: API Error: 429 Too Many Requests (rate limit)" }, { crash: 7 }];
-  const run = await runScripted("exit-provider", turns, { env: { ...(await import("./cli-harness.ts")).cliEnv({ MY_API_KEY: secret }) } });
+  const run = await runScripted("exit-provider", turns, { env: cliEnv({ MY_API_KEY: secret }) });
   assert.equal(run.code, 1);
   const end = finalEvent(run.events);
   const error = end?.data["error"] as { code?: string; message?: string };
@@ -64,4 +65,20 @@ test("an agent that exits mid-turn fails the run with its exit code, its last st
   assert.match(error.message ?? "", /429 Too Many Requests/);
   assert.doesNotMatch(run.stdout, new RegExp(secret));
   assert.equal(end?.data["provider_error"], "rate_limited");
+});
+
+test("a stalled agent that does not answer the cancel fails the run with stalled at once", async () => {
+  const run = await runScripted("stall-hang", { turns: [[{ hang: 60_000 }]] }, { config: `${STALL}\n[session]\ncancel_grace_ms = 500\n` });
+  assert.equal(run.code, 1);
+  const end = finalEvent(run.events);
+  assert.deepEqual([(end?.data["error"] as { code?: string })?.code], ["stalled"]);
+  assert.match((end?.data["error"] as { message?: string })?.message ?? "", /did not answer the cancel/);
+  assert.deepEqual(turnReasons(run.events), ["task"]);
+});
+
+test("hundreds of identical calls are cut short: the hand-back comes at max_repeats + 1, not at the end", async () => {
+  const run = await runScripted("repeats-many", { turns: [[{ write: { path: "m.txt", content: "m" } }, { repeat: { times: 300, steps: [{ run: "true" }] } }], [{ say: "Handing back." }]] }, { args: ["--max-repeats", "5"] });
+  assert.equal(run.code, 3, run.stderr);
+  assert.ok(ofType(run.events, "tool.started").length < 20, `stopped early: ${ofType(run.events, "tool.started").length} tool calls`);
+  assert.equal(finalEvent(run.events)?.data["stopped_by"], "repeats");
 });
