@@ -4,38 +4,13 @@
 // skipped with the command that installs them; CI installs them first (`npm run agents:install`).
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, test as nodeTest } from "node:test";
-import type { Envelope } from "@baton/protocol";
-import { testTempDir } from "@baton/protocol/testing";
-import { ModelTwin, type ScenarioInput } from "@baton/testkit/model-twin";
-import {
-  cliEnv,
-  eventsOfType,
-  listProcesses,
-  makeRepo,
-  onlyRunId,
-  readEvents,
-  startBaton,
-  waitFor,
-  waitForEvent,
-  waitForOnlyRun,
-} from "../../packages/cli/src/e2e/cli-harness.ts";
-import { AGENT_NAMES, agentBinPath, agentDir, agentTestPlan, type AgentName } from "../../scripts/agents/agent-cache.ts";
-import { agentLaunch, DEFAULT_MODELS } from "./agent-profiles.ts";
-
-/** A real agent's turn on a loaded 2-core machine: start-up, auxiliary calls, the tool call, the follow-up. */
-const SCENARIO_TIMEOUT_MS = 150_000;
-
-/** What each agent needs in `.baton/config.toml` to reach the twin: variables only the test knows. */
-const AGENT_CONFIG: Partial<Record<AgentName, string>> = {
-  // Codex reads its key from the variable its provider's `env_key` names.
-  codex: `[agents.codex]\npass_env = ["TWIN_API_KEY"]\n`,
-};
-
-/** `--model` as each agent names the twin's model: OpenCode's ids are provider/model. */
-const RUN_MODELS: Record<AgentName, string> = { ...DEFAULT_MODELS, opencode: `twin/${DEFAULT_MODELS.opencode}` };
+import { eventsOfType, readEvents, startBaton, waitFor, waitForEvent, waitForOnlyRun } from "../../packages/cli/src/e2e/cli-harness.ts";
+import { AGENT_NAMES, agentTestPlan, type AgentName } from "../../scripts/agents/agent-cache.ts";
+import { DEFAULT_MODELS } from "./agent-profiles.ts";
+import { agentProcesses, diagnostics, disposable, project, runAgent, SCENARIO_TIMEOUT_MS, workspacePath } from "./baton-project.ts";
 
 /**
  * The refusal each agent gives up on at once and answers with a JSON-RPC error on its prompt.
@@ -44,46 +19,6 @@ const RUN_MODELS: Record<AgentName, string> = { ...DEFAULT_MODELS, opencode: `tw
  * provider-error classification, not of this scenario).
  */
 const PROVIDER_FAILURE: Record<AgentName, 401 | 403> = { claude: 403, codex: 401, gemini: 401, opencode: 401 };
-
-type Project = { repo: string; env: Record<string, string>; twin: ModelTwin; agent: AgentName };
-
-/** A repository with `.baton/`, a throwaway home configured for `agent`, and a twin playing `scenario`. */
-async function project(agent: AgentName, scenario: ScenarioInput, config = ""): Promise<Project> {
-  const repo = await makeRepo(`conformance-${agent}-`);
-  const home = await testTempDir(`conformance-home-${agent}-`);
-  const twin = await ModelTwin.start({ scenario, logFile: join(home, "twin-requests.ndjson") });
-  const launch = await agentLaunch(agent, { twinUrl: twin.url, home, model: DEFAULT_MODELS[agent] });
-  const configPath = join(repo, ".baton", "config.toml");
-  await writeFile(configPath, `${await readFile(configPath, "utf8")}\n${config}\n${AGENT_CONFIG[agent] ?? ""}`);
-  const env = cliEnv({ ...launch.env, HOME: home, BATON_AGENT_PATH: dirname(agentBinPath(agent)) });
-  return { repo, env, twin, agent };
-}
-
-async function runAgent(p: Project, task: string, extra: string[] = []) {
-  const child = startBaton(p.repo, ["run", task, "--agent", p.agent, "--model", RUN_MODELS[p.agent], "--json", ...extra], { env: p.env });
-  const result = await child.done;
-  const runId = await onlyRunId(p.repo);
-  return { result, runId, events: await readEvents(p.repo, runId) };
-}
-
-/** Everything a failed assertion needs to be understood. */
-function diagnostics(p: Project, events: readonly Envelope[], stderr: string): string {
-  const twin = p.twin.requests.map((r) => `${r.seq} ${r.method} ${r.path} ${r.role} ${r.status} ${JSON.stringify(r.reply ?? null).slice(0, 200)}`);
-  const log = events.map((e) => `${e.seq} ${e.type} ${JSON.stringify(e.data).slice(0, 300)}`);
-  return `events:\n${log.join("\n")}\ntwin:\n${twin.join("\n")}\nstderr:\n${stderr.slice(-3000)}`;
-}
-
-function workspacePath(events: readonly Envelope[]): string {
-  const ready = eventsOfType<{ path: string }>(events, "workspace.ready")[0];
-  assert.ok(ready, "the run has a workspace.ready event");
-  return ready.data.path;
-}
-
-/** Live processes started from the agent's install folder (the agent and anything it spawned). */
-function agentProcesses(agent: AgentName) {
-  const dir = agentDir(agent);
-  return listProcesses().filter((p) => p.state !== "Z" && p.state !== "X" && p.cmdline.includes(dir));
-}
 
 describe("real-agent conformance through baton run and the model twin", { concurrency: false }, () => {
   for (const agent of AGENT_NAMES) {
@@ -127,8 +62,9 @@ describe("real-agent conformance through baton run and the model twin", { concur
     test(`${agent}: a permission request is answered by the policy`, options, async () => {
       const rule = `[[permissions.rules]]\nname = "conformance-no-shell"\naction = "deny"\nkind = "execute"\npattern = "*"\n`;
       // escalate: Codex runs sandboxed commands without asking; an escalated one needs permission.
-      await using p = disposable(await project(agent, { name: "run", command: "echo denied > denied.txt", escalate: true, reply: "Could not run it." }, rule));
-      const { result, events } = await runAgent(p.p, "Run the command that writes denied.txt.");
+      await using p = disposable(await project(agent, { name: "run", command: "echo denied > denied.txt", escalate: true, reply: "Could not run it." }, { config: rule }));
+      // The denied command leaves nothing: no change is required of this run.
+      const { result, events } = await runAgent(p.p, "Run the command that writes denied.txt.", ["--require-output", "none"]);
       const why = () => diagnostics(p.p, events, result.stderr);
       const resolved = eventsOfType<{ rule?: string; outcome?: string }>(events, "permission.resolved");
       assert.ok(resolved.some((e) => e.data.rule === "conformance-no-shell"), `the deny rule decided a permission request\n${why()}`);
@@ -169,8 +105,3 @@ describe("real-agent conformance through baton run and the model twin", { concur
     });
   }
 });
-
-/** Lets `await using` close the twin at the end of a test. */
-function disposable(p: Project) {
-  return { p, [Symbol.asyncDispose]: () => p.twin.close() };
-}

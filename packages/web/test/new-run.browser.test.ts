@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { test } from "node:test";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, waitForRunEnd } from "./page.ts";
-import { freePort, makeProject, startServe, writeScript } from "./serve-harness.ts";
+import { freePort, makeProject, readLog, startServe, writeScript } from "./serve-harness.ts";
 
 test("a run started from the page's form opens its page and completes there", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-new-run-");
@@ -17,6 +19,7 @@ test("a run started from the page's form opens its page and completes there", { 
     await page.getByLabel("Task", { exact: true }).fill("Say hello from the form");
     await page.getByLabel("Agent", { exact: true }).fill("fake");
     await page.getByLabel("Script (fake agent)").fill("steps.json");
+    await page.getByLabel("Timeout (or the project's)").fill("2m");
     await page.getByRole("button", { name: "Start run" }).click();
 
     await page.waitForURL(/#\/runs\/1$/);
@@ -26,6 +29,9 @@ test("a run started from the page's form opens its page and completes there", { 
     assert.match(header, /Say hello from the form/);
     assert.match(header, /7 in \/ 3 out tokens/);
     assert.match(header, /\$0\.25/);
+    const [runId] = await readdir(join(repo, ".baton", "runs"));
+    const log = await readLog(repo, runId ?? "");
+    assert.deepEqual(log[0]?.data["limits"], { timeout_ms: 120_000 }, "the form's timeout reached the run");
     assert.deepEqual(errors, []);
   } finally {
     await server.kill();

@@ -43,7 +43,8 @@ export function lastingFailure(error: unknown): string | undefined {
 export type Api = {
   listRuns(): Promise<RunList>;
   getRun(ref: string): Promise<RunRow>;
-  createRun(input: { task: string; agent: string; model?: string; script?: string }): Promise<{ id: string; number: number }>;
+  /** `timeout` like "30m": a run started here is unattended, so it needs one (or the project's config gives one). */
+  createRun(input: { task: string; agent: string; model?: string; script?: string; timeout?: string }): Promise<{ id: string; number: number }>;
   cancelRun(ref: string): Promise<void>;
   /** The SSE URL of a run's events after `after` (EventSource cannot send headers). */
   runStreamUrl(ref: string, after: number): string;

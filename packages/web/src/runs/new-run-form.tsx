@@ -20,7 +20,7 @@ export function NewRunForm({ api }: { api: Api }) {
       return;
     }
     setBusy(true);
-    api.createRun({ task, agent, model: field("model"), script: field("script") }).then(
+    api.createRun({ task, agent, model: field("model"), script: field("script"), timeout: field("timeout") }).then(
       (run) => {
         setBusy(false);
         window.location.hash = runHash(run.number);
@@ -51,6 +51,10 @@ export function NewRunForm({ api }: { api: Api }) {
           <label>
             Script <span class="dim">(fake agent)</span>
             <input name="script" placeholder="path/to/steps.json" />
+          </label>
+          <label>
+            Timeout <span class="dim">(or the project's)</span>
+            <input name="timeout" placeholder="30m" pattern="[0-9.]+(ms|s|m|h)?([0-9.]+(ms|s|m|h))*" />
           </label>
         </div>
         <button type="submit" disabled={busy}>
