@@ -95,3 +95,11 @@ test("a cost budget for an agent that reports no cost is refused, naming the lim
 function linesIn(text: string): number {
   return text.trim().split("\n").length;
 }
+
+test("an agent whose entry does not take prompts mid-turn is not told of a warning", async () => {
+  const turns = { turns: [[{ write: { path: "w.txt", content: "w" } }, { usage: { cost_usd: 0.65 } }, { say: "done" }]] };
+  const run = await runScripted("no-notices", turns, { args: ["--max-cost", "1"], config: "[agents.fake]\nnotices = false\n" });
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(ofType(run.events, "limit.warning").map((w) => [w["limit"], w["threshold"], w["notified"]]), [["cost", 0.6, false]]);
+  assert.deepEqual(turnReasons(run.events), ["task"]);
+});
