@@ -27,9 +27,10 @@ export type Project = { repo: string; env: Record<string, string>; twin: ModelTw
 /**
  * A repository with `.baton/`, a throwaway home configured for `agent`, and a twin playing
  * `scenario`. Its config.toml is `config` (top-level tables) and the agent's `[agents.NAME]`
- * table: the fields it needs to reach the twin, then `agentFields`.
+ * table: the fields it needs to reach the twin, then `agentFields`. `env` adds to what baton
+ * (and, through the entry's pass_env, the agent) is started with.
  */
-export async function project(agent: AgentName, scenario: ScenarioInput, options: { config?: string; agentFields?: string } = {}): Promise<Project> {
+export async function project(agent: AgentName, scenario: ScenarioInput, options: { config?: string; agentFields?: string; env?: Record<string, string> } = {}): Promise<Project> {
   const repo = await makeRepo(`real-${agent}-`);
   const home = await testTempDir(`real-home-${agent}-`);
   const twin = await ModelTwin.start({ scenario, logFile: join(home, "twin-requests.ndjson") });
@@ -37,7 +38,7 @@ export async function project(agent: AgentName, scenario: ScenarioInput, options
   const configPath = join(repo, ".baton", "config.toml");
   const fields = [AGENT_FIELDS[agent], options.agentFields].filter((f) => f !== undefined && f !== "").join("\n");
   await writeFile(configPath, `${options.config ?? ""}\n${fields === "" ? "" : `[agents.${agent}]\n${fields}\n`}`);
-  const env = cliEnv({ ...launch.env, HOME: home, BATON_AGENT_PATH: dirname(agentBinPath(agent)) });
+  const env = cliEnv({ ...launch.env, ...options.env, HOME: home, BATON_AGENT_PATH: dirname(agentBinPath(agent)) });
   return { repo, env, twin, agent };
 }
 

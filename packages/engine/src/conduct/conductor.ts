@@ -72,6 +72,8 @@ export class Conductor {
   #wake: (() => void) | undefined;
   #handback: Handback | undefined;
   #limitHit: LimitUse | undefined;
+  /** The words of the last provider failure, for the run's error when it ends on one. */
+  #lastProviderWords: string | undefined;
 
   constructor(options: ConductOptions) {
     this.#o = options;
@@ -155,6 +157,7 @@ export class Conductor {
           source: failure.source,
           message: failure.message,
         });
+        this.#lastProviderWords = failure.message;
         if (reason === "handback") return this.#afterHandback(false);
         if (failure.class === "other") {
           const message = end.kind === "error" ? `${end.error.message} (JSON-RPC ${end.error.code})` : failure.message;
@@ -286,7 +289,8 @@ export class Conductor {
   #afterHandback(handedBack: boolean): SessionEnd {
     const handback = this.#handback ?? { reason: "repeat" as const };
     if (handback.reason === "provider" && !handedBack) {
-      return { kind: "failed", error: { code: "provider_error", message: `the model provider stopped the run (${handback.class})` }, providerError: handback.class };
+      const words = this.#lastProviderWords === undefined ? "" : `: ${this.#lastProviderWords}`;
+      return { kind: "failed", error: { code: "provider_error", message: `the model provider stopped the run (${handback.class})${words}` }, providerError: handback.class };
     }
     return this.#stopped(handback, handedBack);
   }
