@@ -41,8 +41,9 @@ export const BUILTIN_AGENTS = {
     // A provider failure fails the prompt (-32603 "Internal error: <the provider's message>"),
     // after its own retries; it never ends such a turn as done.
     provider_error_prefixes: [],
-    // Its usage_update carries `cost` only for models with a known context size, not for every provider.
-    reports_cost: false,
+    // Its usage_update carries `cost` in USD, before the turn's answer; it sends none for a model
+    // of unknown context size (a custom provider's model without `limit`).
+    reports_cost: true,
     notices: false,
   },
   codex: {
