@@ -21,6 +21,12 @@ export const BUILTIN_AGENTS = {
     model: { via: "env", name: "ANTHROPIC_MODEL" },
     // Its default mode decides permissions itself; in `default` it asks, and Baton's rules answer.
     session_mode: "default",
+    // A provider failure fails the prompt (-32603 "Internal error: API Error: …", or -32000
+    // "Authentication required"); a turn it ends as done after one starts "API Error:".
+    provider_error_prefixes: ["API Error:"],
+    // usage_update carries `cost` in USD.
+    reports_cost: true,
+    notices: false,
   },
   opencode: {
     description: "OpenCode (its provider keys come from `opencode auth` or pass_env)",
@@ -32,6 +38,13 @@ export const BUILTIN_AGENTS = {
     env: { OPENCODE_DISABLE_AUTOUPDATE: "1" },
     // Model ids are provider/model, as in OpenCode's own config.
     model: { via: "session_model" },
+    // A provider failure fails the prompt (-32603 "Internal error: <the provider's message>"),
+    // after its own retries; it never ends such a turn as done.
+    provider_error_prefixes: [],
+    // Its usage_update carries `cost` in USD, before the turn's answer; it sends none for a model
+    // of unknown context size (a custom provider's model without `limit`).
+    reports_cost: true,
+    notices: false,
   },
   codex: {
     description: "Codex through codex-acp",
@@ -44,6 +57,17 @@ export const BUILTIN_AGENTS = {
     // Its default mode ("agent") has its own model review escalations; in "workspace-write" it
     // asks the client, and Baton's rules answer.
     session_mode: "workspace-write",
+    // Except for a 401 (-32000 "Authentication required"), it ends the turn as done after a
+    // provider failure, with the error only in its last message, in one of these forms.
+    provider_error_prefixes: [
+      "unexpected status ",
+      "exceeded retry limit, last status:",
+      "stream disconnected before completion:",
+      "We’re currently experiencing high demand",
+    ],
+    // usage_update carries tokens, no cost.
+    reports_cost: false,
+    notices: false,
   },
   gemini: {
     description: "Gemini CLI",
@@ -56,5 +80,12 @@ export const BUILTIN_AGENTS = {
     model: { via: "env", name: "GEMINI_MODEL" },
     // Its file-exists check mishandles a JSON-RPC error from the client's fs, and writes fail.
     no_client_fs: true,
+    // It fails the prompt with the provider's HTTP status as the JSON-RPC code and the provider's
+    // message (or error body) as the message; a 429's message need not say so.
+    rate_limit_code: 429,
+    provider_error_prefixes: [],
+    // It sends no usage_update.
+    reports_cost: false,
+    notices: false,
   },
 } as const satisfies Record<string, AgentEntryInput>;
