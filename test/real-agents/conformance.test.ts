@@ -20,6 +20,13 @@ import { agentProcesses, diagnostics, disposable, project, runAgent, SCENARIO_TI
  */
 const PROVIDER_FAILURE: Record<AgentName, 401 | 403> = { claude: 403, codex: 401, gemini: 401, opencode: 401 };
 
+/**
+ * The class Baton sorts each refusal into (provider-faults.test.ts has the other classes).
+ * OpenCode passes on only the provider's words, and the twin's say nothing of a key: `other`,
+ * recorded without a class.
+ */
+const REFUSAL_CLASS: Record<AgentName, string | undefined> = { claude: "unauthorized", codex: "unauthorized", gemini: "unauthorized", opencode: undefined };
+
 describe("real-agent conformance through baton run and the model twin", { concurrency: false }, () => {
   for (const agent of AGENT_NAMES) {
     const plan = agentTestPlan(agent);
@@ -101,6 +108,8 @@ describe("real-agent conformance through baton run and the model twin", { concur
       const failed = eventsOfType<{ error: { code: string; message: string } }>(events, "run.failed")[0];
       assert.ok(failed, `the run failed\n${why()}`);
       assert.ok(failed.data.error.message.length > 0, why());
+      assert.equal((failed.data as { provider_error?: string }).provider_error, REFUSAL_CLASS[agent], `the refusal's class\n${why()}`);
+      assert.equal(eventsOfType(events, "retry.scheduled").length, 0, `a refusal is never resent\n${why()}`);
       assert.ok(p.p.twin.requests.some((r) => r.status === status), `the agent reached the twin and got ${status}\n${why()}`);
     });
   }
