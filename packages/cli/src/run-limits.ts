@@ -33,7 +33,8 @@ export function resolveLimits(flags: LimitFlags, config: BatonConfig, env: Recor
 
 /**
  * Refuses, before anything starts, a run whose limits cannot hold: an unattended run without
- * a timeout, and a cost budget for an agent that reports no cost.
+ * a timeout, a cost budget for an agent that reports no cost, a token budget for one that
+ * reports no tokens.
  */
 export function checkLimits(limits: RunLimits, agent: { name: string; entry: AgentEntry }, attended: boolean): void {
   if (!attended && limits.timeoutMs === undefined) {
@@ -44,6 +45,11 @@ export function checkLimits(limits: RunLimits, agent: { name: string; entry: Age
   if (limits.costUsd !== undefined && !agent.entry.reports_cost) {
     throw new BatonError("limit_unenforceable", `a cost budget cannot be enforced for agent "${agent.name}": it reports no cost`, {
       hint: `drop --max-cost (or max_cost_usd), limit --max-tokens or --timeout instead, or set reports_cost = true in [agents.${agent.name}] if it does report cost`,
+    });
+  }
+  if (limits.tokens !== undefined && !agent.entry.reports_tokens) {
+    throw new BatonError("limit_unenforceable", `a token budget cannot be enforced for agent "${agent.name}": it reports no token usage`, {
+      hint: `drop --max-tokens (or max_tokens), limit --timeout or --max-tool-calls instead, or set reports_tokens = true in [agents.${agent.name}] if it does report tokens`,
     });
   }
 }

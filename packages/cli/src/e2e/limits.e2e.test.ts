@@ -77,13 +77,17 @@ test("an unattended run without a timeout is refused before anything starts; so 
   assert.match(configured.stdout.split("\n")[0] ?? "", /"limits":\{"timeout_ms":300000\}/);
 });
 
-test("a cost budget for an agent that reports no cost is refused, naming the limit and the agent; bad limit values are one line", async () => {
+test("a cost or token budget for an agent that reports none is refused, naming the limit and the agent; bad limit values are one line", async () => {
   const repo = await makeRepo("cli-no-cost-");
   await writeFile(join(repo, ".baton", "config.toml"), "[agents.fake]\nreports_cost = false\n");
   const script = await writeScript(repo, "s.json", [{ write: { path: "a.txt", content: "a" } }]);
   const refused = await runBaton(repo, ["run", "Go", "--script", script, "--max-cost", "2"]);
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /a cost budget cannot be enforced for agent "fake": it reports no cost/);
+  await writeFile(join(repo, ".baton", "config.toml"), "[agents.fake]\nreports_tokens = false\n");
+  const tokens = await runBaton(repo, ["run", "Go", "--script", script, "--max-tokens", "1000"]);
+  assert.equal(tokens.code, 2);
+  assert.match(tokens.stderr, /a token budget cannot be enforced for agent "fake": it reports no token usage/);
   for (const [flag, value, words] of [["--timeout", "soon", /--timeout: "soon" is not a duration/], ["--max-tokens", "1.5", /--max-tokens: "1.5" is not a whole number/], ["--max-cost", "-1", /--max-cost: "-1" is not a positive number/], ["--max-repeats", "1", /--max-repeats: "1" is not a whole number of at least 2/]] as const) {
     const bad = await runBaton(repo, ["run", "Go", "--script", script, flag, value]);
     assert.equal(bad.code, 2, `${flag} ${value}`);

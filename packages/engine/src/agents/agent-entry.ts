@@ -45,6 +45,8 @@ const entryFields = {
   notices: z.boolean(),
   /** Whether it reports its spend in USD (ACP `usage_update.cost`): a cost budget needs it. */
   reports_cost: z.boolean(),
+  /** Whether it reports tokens used (the prompt answer's `usage`): a token budget needs it. */
+  reports_tokens: z.boolean(),
   /**
    * Seconds without anything from the agent (while no tool call runs) after which a turn counts
    * as stalled: cancelled and sent again once; a second stall fails the run.
@@ -74,6 +76,7 @@ export const agentEntrySchema = z.strictObject({
   version_args: entryFields.version_args.default(["--version"]),
   notices: entryFields.notices.default(false),
   reports_cost: entryFields.reports_cost.default(false),
+  reports_tokens: entryFields.reports_tokens.default(true),
   provider_error_prefixes: entryFields.provider_error_prefixes.default([]),
 });
 export type AgentEntry = z.infer<typeof agentEntrySchema>;
@@ -98,6 +101,7 @@ export const agentConfigSchema = z.strictObject({
   script_arg: entryFields.script_arg,
   notices: entryFields.notices.optional(),
   reports_cost: entryFields.reports_cost.optional(),
+  reports_tokens: entryFields.reports_tokens.optional(),
   stall_timeout: entryFields.stall_timeout,
   provider_error_prefixes: entryFields.provider_error_prefixes.optional(),
   rate_limit_code: entryFields.rate_limit_code,

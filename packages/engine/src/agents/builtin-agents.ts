@@ -84,8 +84,9 @@ export const BUILTIN_AGENTS = {
     // message (or error body) as the message; a 429's message need not say so.
     rate_limit_code: 429,
     provider_error_prefixes: [],
-    // It sends no usage_update.
+    // It sends no usage_update, and its prompt answers carry no usage.
     reports_cost: false,
+    reports_tokens: false,
     notices: false,
   },
 } as const satisfies Record<string, AgentEntryInput>;
