@@ -18,12 +18,13 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
-  const header = ["AGENT", "INSTALLED", "VERSION", "MODEL VIA", "COMMAND", "ENV PASSED"];
+  const header = ["AGENT", "INSTALLED", "VERSION", "MODEL VIA", "REPORTS", "COMMAND", "ENV PASSED"];
   const rows = statuses.map((status) => [
     status.name,
     status.installed ? "yes" : "no",
     status.version ?? "-",
     describeModelChoice(status.model),
+    [status.reports_tokens ? "tokens" : "", status.reports_cost ? "cost" : ""].filter((r) => r !== "").join(",") || "-",
     status.command.map(quoteArg).join(" "),
     status.env.join(",") || "-",
   ]);

@@ -66,11 +66,14 @@ test("baton agents lists built-ins and configured agents: installed or not, vers
   assert.equal(byName["fake"]?.["installed"], true);
   assert.equal(byName["fake"]?.["version"], "0.1.0");
   assert.deepEqual(byName["codex"]?.["model"], { via: "config_option", id: "model" });
+  // What limits can hold for each: a cost or token budget needs the agent to report it.
+  assert.deepEqual([byName["gemini"]?.["reports_cost"], byName["gemini"]?.["reports_tokens"]], [false, false]);
+  assert.deepEqual([byName["claude"]?.["reports_cost"], byName["claude"]?.["reports_tokens"]], [true, true]);
 
   const plain = await runBaton(repo, ["agents"], { env });
   assert.equal(plain.code, 0, plain.stderr);
   const lines = linesOf(plain.stdout);
-  assert.match(lines[0] ?? "", /^AGENT +INSTALLED +VERSION +MODEL VIA +COMMAND +ENV PASSED$/);
+  assert.match(lines[0] ?? "", /^AGENT +INSTALLED +VERSION +MODEL VIA +REPORTS +COMMAND +ENV PASSED$/);
   const mine = lines.find((line) => line.startsWith("mine "));
   assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
   // Columns line up: every row's INSTALLED starts where the header's does.

@@ -22,6 +22,11 @@ export type AgentStatus = {
   model: ModelChoice;
   session_mode?: string;
   no_client_fs: boolean;
+  /** What limits can be enforced for it, and how it is watched (see the entry's fields). */
+  reports_cost: boolean;
+  reports_tokens: boolean;
+  notices: boolean;
+  stall_timeout?: number;
 };
 
 /**
@@ -46,6 +51,10 @@ async function agentStatus(name: string, entry: AgentEntry, parentEnv: Record<st
     model: entry.model,
     ...(entry.session_mode === undefined ? {} : { session_mode: entry.session_mode }),
     no_client_fs: entry.no_client_fs,
+    reports_cost: entry.reports_cost,
+    reports_tokens: entry.reports_tokens,
+    notices: entry.notices,
+    ...(entry.stall_timeout === undefined ? {} : { stall_timeout: entry.stall_timeout }),
   };
   if (!resolved.found) return { ...status, reason: resolved.reason };
   const version = await agentVersion(resolved.path, entry.version_args, env, cwd);
