@@ -75,7 +75,7 @@ test("baton agents lists built-ins and configured agents: installed or not, vers
   const lines = linesOf(plain.stdout);
   assert.match(lines[0] ?? "", /^AGENT +INSTALLED +VERSION +MODEL VIA +REPORTS +COMMAND +ENV PASSED$/);
   const mine = lines.find((line) => line.startsWith("mine "));
-  assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
+  assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +tokens +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
   // Columns line up: every row's INSTALLED starts where the header's does.
   const column = (lines[0] ?? "").indexOf("INSTALLED");
   for (const line of lines.slice(1, statuses.length + 1)) assert.match(line.slice(column), /^(yes|no) /, line);
