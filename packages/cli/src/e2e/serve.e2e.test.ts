@@ -144,3 +144,31 @@ test("a run started through the API is watched to its end over SSE", async () =>
   assert.equal((agentStarted?.data as { model?: string } | undefined)?.model, "chosen-model");
   await stop(served);
 });
+
+test("a run started through the API is unattended: without a timeout it is refused (422), with one it carries it", async () => {
+  const repo = await makeRepo("cli-serve-timeout-");
+  await writeScript(repo, "steps.json", [{ write: { path: "a.txt", content: "a\n" } }]);
+  const served = await serve(repo, { BATON_TIMEOUT: "" });
+  try {
+    const post = (body: object) =>
+      fetch(`${served.base}/api/runs`, { method: "POST", headers: { ...served.auth, "content-type": "application/json" }, body: JSON.stringify({ task: "Write a", agent: "fake", script: "steps.json", ...body }) });
+    const refused = await post({});
+    assert.equal(refused.status, 422);
+    const error = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    assert.equal(error.code, "run_rejected");
+    assert.match(error.message, /needs a timeout/);
+    const bad = await post({ timeout: "soon" });
+    assert.equal(bad.status, 422);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /--timeout: "soon" is not a duration/);
+    const started = await post({ timeout: "5m" });
+    assert.equal(started.status, 201);
+    const { run } = (await started.json()) as { run: { id: string } };
+    const reader = await SseReader.open(`${served.base}/api/runs/${run.id}/stream?token=${served.token}`);
+    await reader.ended;
+    const events = reader.events<Envelope>();
+    assert.deepEqual(events[0]?.data["limits"], { timeout_ms: 300_000 });
+    assert.equal(events.at(-1)?.data["status"], "succeeded");
+  } finally {
+    await stop(served);
+  }
+});
