@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
+import { fakeAgentBinPath } from "@baton/testkit/launch";
 import { makeRepo, parseNdjson, startBaton, waitForEvent, waitForOnlyRun, writeScript } from "./cli-harness.ts";
 import { FAST_RETRY, finalEvent, ofType, runScripted, turnReasons } from "./reliability-harness.ts";
 
@@ -114,4 +115,25 @@ test("Ctrl-C during a wait for the provider cancels the run at once", async () =
   } finally {
     child.kill();
   }
+});
+
+test("the fallback model is switched to once; an overload that outlasts the second round of waits is handed back", async () => {
+  const turns = { turns: [[{ write: { path: "f.txt", content: "f" } }, overloaded], [overloaded], [overloaded], [overloaded], [overloaded], [overloaded], [overloaded]] };
+  const run = await runScripted("fallback-once", turns, { config: `${FAST_RETRY}\n[session]\nfallback_model = "small-model"\n` });
+  assert.equal(run.code, 3, run.stderr);
+  assert.equal(ofType(run.events, "model.switched").length, 1);
+  assert.equal(ofType(run.events, "retry.scheduled").length, 4, "the waits start over after the switch");
+  assert.deepEqual(turnReasons(run.events), ["task", "resend", "resend", "resend", "resend", "resend", "handback"]);
+  assert.deepEqual([finalEvent(run.events)?.data["stopped_by"], finalEvent(run.events)?.data["provider_error"]], ["provider", "overloaded"]);
+});
+
+test("an agent that will not switch to the fallback model is asked to hand back, and the run says why", async () => {
+  const config = `${FAST_RETRY}\n[session]\nfallback_model = "small-model"\n[agents.fake]\nargs = ${JSON.stringify([fakeAgentBinPath, "--fixed-model", "big-model"])}\n`;
+  const run = await runScripted("fallback-refused", { turns: [[{ write: { path: "g.txt", content: "g" } }, overloaded], [overloaded], [overloaded], [{ say: "Handing back." }]] }, { config });
+  assert.equal(run.code, 3, run.stderr);
+  assert.equal(ofType(run.events, "model.switched").length, 0);
+  const warning = ofType(run.events, "log").find((log) => log["code"] === "fallback_failed");
+  assert.match(String(warning?.["message"]), /could not switch to the fallback model small-model: the agent reports model "big-model"/);
+  assert.deepEqual(turnReasons(run.events), ["task", "resend", "resend", "handback"]);
+  assert.deepEqual([finalEvent(run.events)?.data["stopped_by"], finalEvent(run.events)?.data["handed_back"]], ["provider", true]);
 });
