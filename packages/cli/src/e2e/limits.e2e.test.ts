@@ -42,6 +42,9 @@ test("a cost budget: the hand-back at 95% of the reported spend; exit 3, stopped
   const run = await runScripted("cost", turns, { args: ["--max-cost", "1"] });
   assert.equal(run.code, 3, run.stderr);
   assert.deepEqual(ofType(run.events, "limit.reached").map((r) => [r["limit"], r["action"]]), [["cost", "handback"]]);
+  // One report took the spend from 50% to 97%: both marks are warnings, the agent is told once.
+  assert.deepEqual(ofType(run.events, "limit.warning").map((w) => [w["threshold"], w["notified"]]), [[0.6, false], [0.8, true]]);
+  assert.equal(turnReasons(run.events).filter((r) => r === "notice").length, 1);
   const end = finalEvent(run.events);
   assert.deepEqual([end?.data["status"], end?.data["stopped_by"]], ["stopped", "cost"]);
   const budget = ofType(run.events, "budget.updated").at(-1);

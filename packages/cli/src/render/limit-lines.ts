@@ -29,11 +29,13 @@ export function budgetLine(data: Data): string {
   return `budget: ${limitTitle(limit)} ${percent(num(data["fraction"]))} used${usage}`;
 }
 
-/** `⚠ time limit 80% used (8m of 10m); the agent was told`. */
+/** `⚠ time limit past 80%: 83% used (8m 18s of 10m); the agent was told`. */
 export function limitWarningLine(data: Data): string {
   const limit = text(data["limit"]);
   const told = data["notified"] === true ? "; the agent was told" : "";
-  return `⚠ ${limitTitle(limit)} ${percent(num(data["fraction"]))} used (${limitUsage(limit, num(data["used"]), num(data["max"]))})${told}`;
+  const mark = num(data["threshold"]);
+  const past = mark === undefined ? "" : ` past ${percent(mark)}:`;
+  return `⚠ ${limitTitle(limit)}${past} ${percent(num(data["fraction"]))} used (${limitUsage(limit, num(data["used"]), num(data["max"]))})${told}`;
 }
 
 /** At 95% a hand-back follows (its own line); at 100% the turn is cancelled or the run stops. */

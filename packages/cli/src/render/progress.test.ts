@@ -39,8 +39,8 @@ test("limit warnings, limits reached and hand-backs are one line each with their
       sample("handback.requested", { reason: "repeat" }),
     ]),
     [
-      "  ⚠ time limit 80% used (8m of 10m); the agent was told",
-      "  ⚠ token limit 60% used (1,200,000 of 2,000,000 tokens)",
+      "  ⚠ time limit past 80%: 80% used (8m of 10m); the agent was told",
+      "  ⚠ token limit past 60%: 60% used (1,200,000 of 2,000,000 tokens)",
       "  ⚠ cost limit nearly reached: 96% used ($0.96 of $1.00)",
       "  ■ time limit reached (10m of 10m): cancelling the turn",
       "  ■ tool call limit reached (500 of 500 tool calls): stopping the run",

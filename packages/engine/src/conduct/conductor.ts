@@ -334,10 +334,12 @@ export class Conductor {
     const uses = limitUses(this.#o.limits, this.#o.sink.state, this.#elapsed());
     const top = mostUsed(uses);
     if (top === undefined) return;
-    for (const threshold of WARNING_THRESHOLDS) {
-      if (top.fraction < threshold || this.#warned.has(threshold)) continue;
+    // Each mark passed is a warning; the agent is told once, of the last one, when several
+    // are passed at once (a cost report can jump from 50% to 97%).
+    const passed = WARNING_THRESHOLDS.filter((threshold) => top.fraction >= threshold && !this.#warned.has(threshold));
+    for (const [index, threshold] of passed.entries()) {
       this.#warned.add(threshold);
-      const notified = this.#canNotify();
+      const notified = index === passed.length - 1 && this.#canNotify();
       this.#o.sink.append("limit.warning", { ...useData(top), threshold, notified });
       if (notified) this.#live?.notice(limitNotice(top));
     }
