@@ -70,6 +70,9 @@ test("when several processes race to take over a stale lock, exactly one wins", 
   const winners = outcomes.filter((line) => line.startsWith("ready"));
   assert.equal(winners.length, 1, outcomes.join(" | "));
   assert.ok(outcomes.filter((line) => !line.startsWith("ready")).every((line) => line === "locked run_locked"), outcomes.join(" | "));
-  for (const racer of racers) racer.process.stdin?.write("close\n");
+  // The losers exit by themselves once refused: writing to them could meet a closed pipe.
+  racers.forEach((racer, index) => {
+    if (outcomes[index]?.startsWith("ready")) racer.process.stdin?.write("close\n");
+  });
   await Promise.all(racers.map((racer) => racer.exited));
 });
