@@ -93,6 +93,14 @@ export class AgentProcess implements AsyncDisposable {
     });
   }
 
+  /** Why the process ended (`agent_exited`), with its last standard-error lines; `when` says during what. */
+  exitError(when: string): { code: string; message: string } {
+    const exit = this.#exit;
+    const how = exit?.signal ? `was killed by ${exit.signal}` : `exited with code ${exit?.code ?? "unknown"}`;
+    const stderr = this.stderrTail().slice(-3).join(" | ");
+    return { code: "agent_exited", message: `the agent ${how} ${when}${stderr ? `; its last words: ${stderr}` : ""}` };
+  }
+
   /** The last lines the agent wrote to standard error. */
   stderrTail(): string[] {
     return [...this.#stderr];

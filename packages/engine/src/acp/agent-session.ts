@@ -11,6 +11,7 @@ import { asObject } from "./json-access.ts";
 import { setUpSession } from "./session-setup.ts";
 import { tapStreams } from "./tap.ts";
 import { AcpTranscript } from "./transcript.ts";
+import { errorText } from "./error-text.ts";
 
 export type SessionOptions = {
   agentName: string;
@@ -130,7 +131,7 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     if (setup.kind === "aborted") {
       result = outcome({ kind: "cancelled" });
     } else if (setup.kind === "exited") {
-      result = outcome({ kind: "failed", error: exitError(agent, "while starting") });
+      result = outcome({ kind: "failed", error: agent.exitError("while starting") });
     } else if (setup.kind === "error") {
       result = outcome({ kind: "failed", error: { code: "agent_start_failed", message: `the agent did not start a session: ${errorText(setup.error)}` } });
     } else if (setup.value.failure !== undefined) {
@@ -184,14 +185,4 @@ async function startSession(ctx: acp.ClientContext, options: SessionOptions) {
   return { sessionId: created.sessionId, info, failure };
 }
 
-function exitError(agent: AgentProcess, when: string): { code: string; message: string } {
-  const exit = agent.exit;
-  const how = exit?.signal ? `was killed by ${exit.signal}` : `exited with code ${exit?.code ?? "unknown"}`;
-  const stderr = agent.stderrTail().slice(-3).join(" | ");
-  return { code: "agent_exited", message: `the agent ${how} ${when}${stderr ? `; its last words: ${stderr}` : ""}` };
-}
 
-function errorText(error: unknown): string {
-  if (error instanceof acp.RequestError) return `${error.message} (JSON-RPC ${error.code})`;
-  return error instanceof Error ? error.message : String(error);
-}

@@ -3,6 +3,7 @@ import type { SessionSetup } from "../agents/agent-launch.ts";
 import type { AgentProcess } from "./agent-process.ts";
 import type { AcpEventMapper } from "./event-mapper.ts";
 import { switchModel } from "./session-setup.ts";
+import { errorText } from "./error-text.ts";
 
 /** Why a prompt is sent: the protocol's `turn.started.reason`. */
 export type TurnReason = "task" | "handback" | "reminder" | "resend";
@@ -83,7 +84,7 @@ export class LiveSession {
       }
       // The connection broke: the agent is exiting (give it a moment to be seen gone).
       await Promise.race([this.agent.exited, delay(500)]);
-      if (this.agent.exit !== undefined) return { kind: "exited", error: this.exitError(`during turn ${number}`), stderr: this.agent.stderrTail() };
+      if (this.agent.exit !== undefined) return { kind: "exited", error: this.agent.exitError(`during turn ${number}`), stderr: this.agent.stderrTail() };
       const message = settled === "exited" ? "the agent's connection ended" : errorText(settled.error);
       return { kind: "error", error: { code: -32603, message } };
     });
@@ -130,19 +131,8 @@ export class LiveSession {
     return result;
   }
 
-  /** Why the agent's process ended, with its last standard-error lines. */
-  exitError(when: string): { code: string; message: string } {
-    const exit = this.agent.exit;
-    const how = exit?.signal ? `was killed by ${exit.signal}` : `exited with code ${exit?.code ?? "unknown"}`;
-    const stderr = this.agent.stderrTail().slice(-3).join(" | ");
-    return { code: "agent_exited", message: `the agent ${how} ${when}${stderr ? `; its last words: ${stderr}` : ""}` };
-  }
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof acp.RequestError) return `${error.message} (JSON-RPC ${error.code})`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

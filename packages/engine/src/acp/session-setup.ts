@@ -2,6 +2,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { reportedModel, sameModel } from "../agents/reported-model.ts";
 import { asArray, asObject, asString } from "./json-access.ts";
+import { errorText } from "./error-text.ts";
 
 /** What setting up a session gave: the model the agent reports, or why the run cannot go on. */
 export type SetupOutcome = { model?: string; failure?: { code: string; message: string } };
@@ -77,10 +78,6 @@ function modelField(model: string | undefined): { model?: string } {
   return model === undefined ? {} : { model };
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof acp.RequestError) return `${error.message} (JSON-RPC ${error.code})`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Switches a live session to `model` (the fallback after an overload): through the entry's

@@ -4,7 +4,8 @@ import type { FinishedToolCall } from "../acp/event-mapper.ts";
 import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
 import { formatDuration } from "../config/duration.ts";
 import { classifyTurnFailure, providerFailureInWords, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
-import { atLimit, limitsData, limitUses, mostUsed, nearLimit, WARNING_THRESHOLDS, type LimitName, type LimitUse, type RunLimits } from "./limits.ts";
+import { LimitWatch, useData } from "./limit-watch.ts";
+import type { LimitName, LimitUse, RunLimits } from "./limits.ts";
 import { handbackPrompt, limitHandbackReason, limitNotice, reminderPrompt, repeatNotice, resendPrompt } from "./prompts.ts";
 import { RepeatWatch } from "./repeat-watch.ts";
 import { decideRetry, type RetrySchedule } from "./retry-policy.ts";
@@ -63,21 +64,28 @@ const RANK: Record<Interrupt["kind"], number> = { abort: 4, limit: 3, stall: 2, 
 export class Conductor {
   readonly #o: ConductOptions;
   readonly #repeats: RepeatWatch | undefined;
-  readonly #warned = new Set<number>();
-  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #limits: LimitWatch;
   #live: LiveSession | undefined;
   /** The turn running now and why it was sent. */
   #current: { turn: ActiveTurn; reason: TurnReason } | undefined;
   #interrupt: Interrupt | undefined;
   #wake: (() => void) | undefined;
   #handback: Handback | undefined;
-  #limitHit: LimitUse | undefined;
   /** The words of the last provider failure, for the run's error when it ends on one. */
   #lastProviderWords: string | undefined;
 
   constructor(options: ConductOptions) {
     this.#o = options;
     this.#repeats = options.limits.maxRepeats === undefined ? undefined : new RepeatWatch(options.limits.maxRepeats);
+    this.#limits = new LimitWatch({
+      sink: options.sink,
+      limits: options.limits,
+      startedAt: options.startedAt,
+      canNotify: () => this.#canNotify(),
+      notify: (use) => this.#live?.notice(limitNotice(use)),
+      reached: (use, action) => this.#raise({ kind: "limit", use, action }),
+      handingBack: () => this.#handback !== undefined,
+    });
   }
 
   /** For the session's mapper: each finished tool call, for loop detection. */
@@ -93,17 +101,17 @@ export class Conductor {
 
   async conduct(live: LiveSession): Promise<SessionEnd> {
     this.#live = live;
-    const unsubscribe = this.#o.sink.onAppend((event) => this.#onEvent(event));
+    const unsubscribe = this.#o.sink.onAppend((event) => this.#limits.onEvent(event));
     const onAbort = () => this.#raise({ kind: "abort" });
     if (this.#o.signal.aborted) onAbort();
     else this.#o.signal.addEventListener("abort", onAbort, { once: true });
-    this.#armTimeLimit();
+    this.#limits.start();
     try {
       return await this.#loop(live);
     } finally {
       unsubscribe();
       this.#o.signal.removeEventListener("abort", onAbort);
-      for (const timer of this.#timers) clearTimeout(timer);
+      this.#limits.stop();
     }
   }
 
@@ -166,7 +174,7 @@ export class Conductor {
         const attempt = (attempts.get(failure.class) ?? 0) + 1;
         const decision = decideRetry(o.retry, failure.class, attempt, failure.retryAfterMs, o.random);
         if (decision.resend) {
-          const timeLeft = this.#timeLeft();
+          const timeLeft = this.#limits.timeLeft();
           if (timeLeft !== undefined && decision.delayMs >= timeLeft * 0.95) {
             next = this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider failed (${failure.class}) and waiting it out would run past the time limit`);
             continue;
@@ -309,64 +317,6 @@ export class Conductor {
     return { kind: "failed", error: end.error, providerError: failure.class };
   }
 
-  #onEvent(event: Envelope): void {
-    const type = event.type;
-    if (type === "tool.completed" || type === "turn.completed") this.#budgetUpdated();
-    if (type === "tool.completed" || type === "turn.completed" || type === "usage.updated") this.#checkLimits();
-  }
-
-  #budgetUpdated(): void {
-    const o = this.#o;
-    const state = o.sink.state;
-    const uses = limitUses(o.limits, state, this.#elapsed());
-    const top = mostUsed(uses);
-    o.sink.append("budget.updated", {
-      tokens: state.usage.input_tokens + state.usage.output_tokens,
-      ...(state.cost_usd === undefined ? {} : { cost_usd: state.cost_usd }),
-      tool_calls: state.counts.tool_calls,
-      elapsed_ms: Math.round(this.#elapsed()),
-      limits: limitsData(o.limits),
-      ...(top === undefined ? {} : { limit: top.limit, fraction: round(top.fraction) }),
-    });
-  }
-
-  #checkLimits(): void {
-    const uses = limitUses(this.#o.limits, this.#o.sink.state, this.#elapsed());
-    const top = mostUsed(uses);
-    if (top === undefined) return;
-    // Each mark passed is a warning; the agent is told once, of the last one, when several
-    // are passed at once (a cost report can jump from 50% to 97%).
-    const passed = WARNING_THRESHOLDS.filter((threshold) => top.fraction >= threshold && !this.#warned.has(threshold));
-    for (const [index, threshold] of passed.entries()) {
-      this.#warned.add(threshold);
-      const notified = index === passed.length - 1 && this.#canNotify();
-      this.#o.sink.append("limit.warning", { ...useData(top), threshold, notified });
-      if (notified) this.#live?.notice(limitNotice(top));
-    }
-    for (const use of uses) {
-      if (atLimit(use)) {
-        if (this.#limitHit === undefined) {
-          this.#limitHit = use;
-          this.#raise({ kind: "limit", use, action: "cancel" });
-        }
-      } else if (nearLimit(use) && this.#handback === undefined) {
-        this.#raise({ kind: "limit", use, action: "handback" });
-      }
-    }
-  }
-
-  /** Timers at the time limit's warning marks, its hand-back mark and the limit itself. */
-  #armTimeLimit(): void {
-    const timeout = this.#o.limits.timeoutMs;
-    if (timeout === undefined) return;
-    for (const fraction of [...WARNING_THRESHOLDS, 0.95, 1]) {
-      const at = timeout * fraction - this.#elapsed();
-      const timer = setTimeout(() => this.#checkLimits(), Math.max(0, Math.ceil(at)) + 1);
-      timer.unref();
-      this.#timers.push(timer);
-    }
-  }
-
   #watchStall(live: LiveSession, turn: ActiveTurn): () => void {
     const stallMs = this.#o.agent.stallTimeoutMs;
     if (stallMs === undefined) return () => {};
@@ -402,15 +352,6 @@ export class Conductor {
     return this.#o.agent.notices && current !== undefined && (current.reason === "task" || current.reason === "resend");
   }
 
-  #timeLeft(): number | undefined {
-    const timeout = this.#o.limits.timeoutMs;
-    return timeout === undefined ? undefined : Math.max(0, timeout - this.#elapsed());
-  }
-
-  #elapsed(): number {
-    return performance.now() - this.#o.startedAt;
-  }
-
   #raise(interrupt: Interrupt): void {
     if (this.#interrupt === undefined || RANK[interrupt.kind] > RANK[this.#interrupt.kind]) this.#interrupt = interrupt;
     const wake = this.#wake;
@@ -434,12 +375,4 @@ export class Conductor {
       };
     });
   }
-}
-
-function useData(use: LimitUse): Record<string, unknown> {
-  return { limit: use.limit, used: round(use.used), max: use.max, fraction: round(use.fraction) };
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
