@@ -2,6 +2,8 @@ import { relative, isAbsolute } from "node:path";
 import type { Usage } from "@baton/protocol";
 import type { StreamRedactor } from "../redaction/redactor.ts";
 import { asArray, asInt, asNumber, asObject, asString, idKey, type JsonObject } from "./json-access.ts";
+import { PromptTurns } from "./prompt-turns.ts";
+import { addUsage, locationPaths, planEntries, toolName, usageOf } from "./update-fields.ts";
 import { locationChanges, PREVIEW_CHARS, summarizeToolContent, type FileChange } from "./tool-output.ts";
 
 /** Where the complete output of each tool call goes (the run's trace store). */
@@ -50,11 +52,8 @@ export class AcpEventMapper {
   #session = "";
   /** The turn messages and tool calls belong to; notices run beside it. */
   #turn: OpenTurn | undefined;
-  /** Turns begun whose `session/prompt` has not gone out yet, then each prompt's turn by request id. */
-  readonly #unsentTurns: OpenTurn[] = [];
-  readonly #turnsByRequest = new Map<string, OpenTurn>();
-  /** Prompts that went out before their turn was begun (either order binds them). */
-  readonly #unboundPrompts: string[] = [];
+  /** Which turn each `session/prompt` belongs to, so that its answer ends that turn. */
+  readonly #promptTurns = new PromptTurns<OpenTurn>();
   #turns = 0;
   /** The agent's messages in the current turn, for classifying a failure by its words. */
   #turnWords: string[] = [];
@@ -118,9 +117,7 @@ export class AcpEventMapper {
     this.#turns += 1;
     const main = reason !== "notice";
     const turn: OpenTurn = { number: this.#turns, startedAt: this.#now(), main };
-    const sent = this.#unboundPrompts.shift();
-    if (sent === undefined) this.#unsentTurns.push(turn);
-    else this.#turnsByRequest.set(sent, turn);
+    this.#promptTurns.begun(turn);
     if (main) {
       this.#flushText();
       this.#turn = turn;
@@ -139,11 +136,7 @@ export class AcpEventMapper {
     const key = idKey(msg["id"]);
     if (direction === "send") {
       if (method !== undefined && key !== undefined) this.#sentRequests.set(key, method);
-      if (method === "session/prompt" && key !== undefined) {
-        const turn = this.#unsentTurns.shift();
-        if (turn) this.#turnsByRequest.set(key, turn);
-        else this.#unboundPrompts.push(key);
-      }
+      if (method === "session/prompt" && key !== undefined) this.#promptTurns.sent(key);
       else if (method === undefined && key !== undefined && this.#permissionRequests.has(key)) this.#onPermissionAnswer(key, msg);
       return;
     }
@@ -180,7 +173,7 @@ export class AcpEventMapper {
     this.#calls.clear();
     const turn = this.#turn;
     if (turn) {
-      for (const [key, bound] of this.#turnsByRequest) if (bound === turn) this.#turnsByRequest.delete(key);
+      this.#promptTurns.forget(turn);
       this.#endTurn(turn, status === "cancelled" ? "cancelled" : "error", undefined, error);
     }
   }
@@ -344,8 +337,7 @@ export class AcpEventMapper {
   }
 
   #onPromptAnswer(key: string, msg: JsonObject): void {
-    const turn = this.#turnsByRequest.get(key);
-    this.#turnsByRequest.delete(key);
+    const turn = this.#promptTurns.answered(key);
     if (turn === undefined) return;
     if (turn.main) this.#flushText();
     const result = asObject(msg["result"]);
@@ -378,50 +370,4 @@ export class AcpEventMapper {
   #relative(path: string): string {
     return isAbsolute(path) ? relative(this.#cwd, path) || "." : path;
   }
-}
-
-function locationPaths(value: unknown): string[] {
-  return asArray(value).flatMap((item) => {
-    const path = asString(asObject(item)?.["path"]);
-    return path === undefined ? [] : [path];
-  });
-}
-
-function toolName(update: JsonObject, kind: string): string {
-  const meta = asObject(update["_meta"]);
-  const named = asString(asObject(meta?.["claudeCode"])?.["toolName"]) ?? asString(meta?.["toolName"]);
-  return named ?? kind;
-}
-
-function planEntries(entries: unknown): JsonObject[] {
-  return asArray(entries).flatMap((item) => {
-    const entry = asObject(item);
-    if (!entry) return [];
-    const out: JsonObject = { content: asString(entry["content"]) ?? "", status: asString(entry["status"]) ?? "pending" };
-    const priority = asString(entry["priority"]);
-    if (priority !== undefined) out["priority"] = priority;
-    return [out];
-  });
-}
-
-function usageOf(raw: JsonObject | undefined): Usage | undefined {
-  if (!raw) return undefined;
-  const input = asInt(raw["inputTokens"]);
-  const output = asInt(raw["outputTokens"]);
-  if (input === undefined && output === undefined) return undefined;
-  const usage: Usage = { input_tokens: input ?? 0, output_tokens: output ?? 0 };
-  const read = asInt(raw["cachedReadTokens"]);
-  const write = asInt(raw["cachedWriteTokens"]);
-  if (read !== undefined) usage.cache_read_tokens = read;
-  if (write !== undefined) usage.cache_write_tokens = write;
-  return usage;
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  const sum: Usage = { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
-  const read = (a.cache_read_tokens ?? 0) + (b.cache_read_tokens ?? 0);
-  const write = (a.cache_write_tokens ?? 0) + (b.cache_write_tokens ?? 0);
-  if (read > 0) sum.cache_read_tokens = read;
-  if (write > 0) sum.cache_write_tokens = write;
-  return sum;
 }
