@@ -8,10 +8,10 @@
 //   node bench/agents/bare-agent-client.ts <launch.json>
 // The parent times this process from spawn to exit, as it times `baton run`.
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { allowingClient } from "@baton/testkit/allowing-client";
 
 export type BareLaunch = {
   cwd: string;
@@ -57,24 +57,7 @@ const exited = new Promise<{ code: number | null; signal: string | null }>((reso
 let hasExited = false;
 void exited.then(() => (hasExited = true));
 
-const client = acp
-  .client({ name: "bare-startup-bench-client" })
-  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-    const allow = params.options.find((option) => option.kind === "allow_once") ?? params.options.find((option) => option.kind.startsWith("allow"));
-    return allow === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: allow.optionId } };
-  })
-  .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-    try {
-      return { content: await readFile(params.path, "utf8") };
-    } catch {
-      throw acp.RequestError.resourceNotFound(params.path);
-    }
-  })
-  .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-    await mkdir(dirname(params.path), { recursive: true });
-    await writeFile(params.path, params.content);
-    return {};
-  })
+const client = allowingClient("bare-startup-bench-client")
   .onNotification(acp.methods.client.session.update, () => {});
 
 let phases: { readyMs: number; turnMs: number; stopReason: string } | undefined;

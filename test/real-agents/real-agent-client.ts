@@ -1,12 +1,11 @@
 // Test support: start a real agent as its own process group and drive it with the ACP SDK's
 // client side, tapping the raw lines it writes (the SDK drops updates it cannot validate).
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentLaunch } from "./agent-profiles.ts";
 import { tapLines, type RawMessage } from "@baton/testkit/acp-tap";
+import { allowingClient } from "@baton/testkit/allowing-client";
 export type { RawMessage } from "@baton/testkit/acp-tap";
 
 
@@ -45,26 +44,10 @@ export async function driveRealAgent<T>(
   await spawned;
   const agent: RealAgent = { messages: [], permissionRequests: [], clientWrites: [], stderr: () => stderr };
   const stdout = (Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>).pipeThrough(tapLines(agent.messages));
-  const client = acp
-    .client({ name: "baton-real-agent-test" })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-      agent.permissionRequests.push(params);
-      const allow = params.options.find((option) => option.kind === "allow_once") ?? params.options.find((o) => o.kind.startsWith("allow"));
-      return allow === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: allow.optionId } };
-    })
-    .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-      try {
-        return { content: await readFile(params.path, "utf8") };
-      } catch {
-        throw acp.RequestError.resourceNotFound(params.path);
-      }
-    })
-    .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-      await mkdir(dirname(params.path), { recursive: true });
-      await writeFile(params.path, params.content);
-      agent.clientWrites.push(params.path);
-      return {};
-    });
+  const client = allowingClient("baton-real-agent-test", {
+    onPermission: (params) => agent.permissionRequests.push(params),
+    onWrite: (path) => agent.clientWrites.push(path),
+  });
   try {
     return await client.connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin), stdout), (ctx) => op(ctx, agent));
   } finally {
