@@ -55,6 +55,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   if (requireOutput !== "change" && requireOutput !== "none") {
     throw new BatonError("usage", `--require-output: "${requireOutput}" is not an output kind`, { hint: "pass --require-output change or --require-output none" });
   }
+  const fallbackModel = options.fallbackModel ?? config.session.fallback_model;
   const repo = await describeRepo(project.root);
   if (options.inPlace === true && options.worktree === true) {
     throw new BatonError("usage", "--in-place and --worktree contradict each other", { hint: "pass one of them" });
@@ -98,7 +99,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
         ...(agent.entry.rate_limit_code === undefined ? {} : { rate_limit_code: agent.entry.rate_limit_code }),
         ...(agent.entry.stall_timeout === undefined ? {} : { stallTimeoutMs: agent.entry.stall_timeout * 1_000 }),
       },
-      ...(options.fallbackModel ?? config.session.fallback_model ? { fallbackModel: (options.fallbackModel ?? config.session.fallback_model) as string } : {}),
+      ...(fallbackModel === undefined ? {} : { fallbackModel }),
       requireOutput,
       redactor: new Redactor(secretsFromEnv(ctx.env)),
       signal: ctx.signal,

@@ -3,7 +3,7 @@ import type { SessionEnd } from "../acp/agent-session.ts";
 import type { FinishedToolCall } from "../acp/event-mapper.ts";
 import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
 import { formatDuration } from "../config/duration.ts";
-import { classifyTurnFailure, providerFailureInWords, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
+import { classifyTurnFailure, providerFailureInWords, type ProviderClassification, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
 import { LimitWatch, useData } from "./limit-watch.ts";
 import type { LimitName, LimitUse, RunLimits } from "./limits.ts";
 import { handbackPrompt, limitHandbackReason, limitNotice, reminderPrompt, repeatNotice, resendPrompt } from "./prompts.ts";
@@ -73,6 +73,9 @@ export class Conductor {
   #handback: Handback | undefined;
   /** The words of the last provider failure, for the run's error when it ends on one. */
   #lastProviderWords: string | undefined;
+  /** Resends so far, by class; a switch to the fallback model starts them over. */
+  readonly #attempts = new Map<ProviderErrorClass, number>();
+  #fallbackTried = false;
 
   constructor(options: ConductOptions) {
     this.#o = options;
@@ -118,10 +121,8 @@ export class Conductor {
   async #loop(live: LiveSession): Promise<SessionEnd> {
     const o = this.#o;
     let next: Next = { text: o.task, reason: "task" };
-    const attempts = new Map<ProviderErrorClass, number>();
     let stalls = 0;
     let reminded = false;
-    let fallbackTried = false;
     for (;;) {
       // What came between turns (a limit crossed by the last usage report, a cancel).
       const pending = this.#take();
@@ -156,64 +157,9 @@ export class Conductor {
 
       const failure = end.kind === "error" ? classifyTurnFailure({ error: end.error, lastWords: live.turnWords }, o.agent) : end.stopReason === "cancelled" ? undefined : providerFailureInWords(live.turnWords, o.agent);
       if (failure !== undefined) {
-        o.sink.append("provider.error", {
-          session: live.id,
-          turn: turn.number,
-          class: failure.class,
-          ...(failure.status === undefined ? {} : { status: failure.status }),
-          ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
-          source: failure.source,
-          message: failure.message,
-        });
-        this.#lastProviderWords = failure.message;
-        if (reason === "handback") return this.#afterHandback(false);
-        if (failure.class === "other") {
-          const message = end.kind === "error" ? `${end.error.message} (JSON-RPC ${end.error.code})` : failure.message;
-          return { kind: "failed", error: { code: "agent_error", message } };
-        }
-        const attempt = (attempts.get(failure.class) ?? 0) + 1;
-        const decision = decideRetry(o.retry, failure.class, attempt, failure.retryAfterMs, o.random);
-        if (decision.resend) {
-          const timeLeft = this.#limits.timeLeft();
-          if (timeLeft !== undefined && decision.delayMs >= timeLeft * 0.95) {
-            next = this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider failed (${failure.class}) and waiting it out would run past the time limit`);
-            continue;
-          }
-          attempts.set(failure.class, attempt);
-          o.sink.append("retry.scheduled", {
-            what: "turn",
-            class: failure.class,
-            attempt: decision.attempt,
-            max_attempts: decision.maxAttempts,
-            delay_ms: decision.delayMs,
-            ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
-          });
-          const interrupted = await this.#wait(decision.delayMs);
-          if (interrupted !== undefined) {
-            const handled = this.#betweenTurns(interrupted, next);
-            if ("kind" in handled) return handled;
-            if (handled.reason === "handback") {
-              next = handled;
-              continue;
-            }
-          }
-          next = { text: resendPrompt(o.task, `the model provider failed (${failure.class})`), reason: "resend" };
-          continue;
-        }
-        if (failure.class === "overloaded" && o.fallbackModel !== undefined && !fallbackTried) {
-          fallbackTried = true;
-          const from = live.model;
-          const switched = await live.switchModel(o.fallbackModel);
-          if (switched.failure === undefined) {
-            o.sink.append("model.switched", { session: live.id, ...(from === undefined ? {} : { from }), to: o.fallbackModel, ...(switched.model === undefined ? {} : { model: switched.model }), reason: "overloaded" });
-            attempts.clear();
-            next = { text: resendPrompt(o.task, `the model provider was overloaded; you now run on ${o.fallbackModel}`), reason: "resend" };
-            continue;
-          }
-          o.sink.append("log", { level: "warn", code: "fallback_failed", message: `could not switch to the fallback model ${o.fallbackModel}: ${switched.failure}` });
-        }
-        const why = decision.why;
-        next = this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider keeps failing (${failure.class}; ${why})`);
+        const handled = await this.#afterProviderFailure(live, turn.number, reason, end, failure, next);
+        if ("kind" in handled) return handled;
+        next = handled;
         continue;
       }
       if (end.kind !== "completed") return { kind: "failed", error: { code: "agent_error", message: "the turn failed" } };
@@ -226,6 +172,64 @@ export class Conductor {
       reminded = true;
       next = { text: reminderPrompt(), reason: "reminder" };
     }
+  }
+
+  /**
+   * A turn failed on the provider: record it, then wait and resend, switch to the fallback
+   * model, or ask for a hand-back. Returns the next prompt, or how the session ends.
+   */
+  async #afterProviderFailure(live: LiveSession, turn: number, reason: TurnReason, end: TurnEnd, failure: ProviderClassification, next: Next): Promise<Next | SessionEnd> {
+    const o = this.#o;
+    o.sink.append("provider.error", {
+      session: live.id,
+      turn,
+      class: failure.class,
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+      ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+      source: failure.source,
+      message: failure.message,
+    });
+    this.#lastProviderWords = failure.message;
+    if (reason === "handback") return this.#afterHandback(false);
+    if (failure.class === "other") {
+      const message = end.kind === "error" ? `${end.error.message} (JSON-RPC ${end.error.code})` : failure.message;
+      return { kind: "failed", error: { code: "agent_error", message } };
+    }
+    const attempt = (this.#attempts.get(failure.class) ?? 0) + 1;
+    const decision = decideRetry(o.retry, failure.class, attempt, failure.retryAfterMs, o.random);
+    if (decision.resend) {
+      const timeLeft = this.#limits.timeLeft();
+      if (timeLeft !== undefined && decision.delayMs >= timeLeft * 0.95) {
+        return this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider failed (${failure.class}) and waiting it out would run past the time limit`);
+      }
+      this.#attempts.set(failure.class, attempt);
+      o.sink.append("retry.scheduled", {
+        what: "turn",
+        class: failure.class,
+        attempt: decision.attempt,
+        max_attempts: decision.maxAttempts,
+        delay_ms: decision.delayMs,
+        ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
+      });
+      const interrupted = await this.#wait(decision.delayMs);
+      if (interrupted !== undefined) {
+        const handled = this.#betweenTurns(interrupted, next);
+        if ("kind" in handled || handled.reason === "handback") return handled;
+      }
+      return { text: resendPrompt(o.task, `the model provider failed (${failure.class})`), reason: "resend" };
+    }
+    if (failure.class === "overloaded" && o.fallbackModel !== undefined && !this.#fallbackTried) {
+      this.#fallbackTried = true;
+      const from = live.model;
+      const switched = await live.switchModel(o.fallbackModel);
+      if (switched.failure === undefined) {
+        o.sink.append("model.switched", { session: live.id, ...(from === undefined ? {} : { from }), to: o.fallbackModel, ...(switched.model === undefined ? {} : { model: switched.model }), reason: "overloaded" });
+        this.#attempts.clear();
+        return { text: resendPrompt(o.task, `the model provider was overloaded; you now run on ${o.fallbackModel}`), reason: "resend" };
+      }
+      o.sink.append("log", { level: "warn", code: "fallback_failed", message: `could not switch to the fallback model ${o.fallbackModel}: ${switched.failure}` });
+    }
+    return this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider keeps failing (${failure.class}; ${decision.why})`);
   }
 
   /** An interrupt while a turn runs: returns the next prompt, the session's end, or undefined to keep waiting. */
