@@ -10,8 +10,10 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
   const token = "web-restart-token-0123456789";
   let { server, url } = await startServe(repo, port, token);
   // The run is written by `baton run`, not by the server: it goes on while the server is down.
+  // Its steps are slow enough (8 s in all) that a loaded machine still opens both pages while
+  // it runs.
   const steps: unknown[] = [{ say: "Starting." }];
-  for (let i = 1; i <= 8; i += 1) steps.push({ sleep: 400 }, { run: `echo step ${i}` }, { say: `Step ${i} done.` });
+  for (let i = 1; i <= 8; i += 1) steps.push({ sleep: 1_000 }, { run: `echo step ${i}` }, { say: `Step ${i} done.` });
   const script = await writeScript(repo, "steps.json", steps);
   const run = startRun(repo, "Survive a restart", script);
   await using browser = await launchBrowser();
