@@ -5,3 +5,4 @@ export * from "./event-types.ts";
 export * from "./size-cap.ts";
 export * from "./fold.ts";
 export * from "./catalog-fold.ts";
+export * from "./defined-fields.ts";
