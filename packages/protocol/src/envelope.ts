@@ -13,6 +13,13 @@ export const timestampSchema = z.string().regex(TIMESTAMP_PATTERN, "a UTC timest
 
 export const eventTypeSchema = z.string().regex(EVENT_TYPE_PATTERN, "a dot-named lower-case type");
 
+/** The stage visit an event was emitted in (a workflow's stage; `branch` inside a fan-out's branch). */
+export const stageScopeSchema = z.looseObject({
+  id: z.string().min(1),
+  visit: z.number().int().min(1),
+  branch: z.string().min(1).optional(),
+});
+
 /**
  * The envelope every event travels in. It accepts fields it does not know (a later minor
  * version may add some), so that readers never fail on newer writers.
@@ -23,6 +30,8 @@ export const envelopeSchema = z.looseObject({
   seq: seqSchema.optional(),
   at: timestampSchema,
   type: eventTypeSchema,
+  /** Set on every event emitted while a workflow stage runs, whatever its type. */
+  stage: stageScopeSchema.optional(),
   data: z.record(z.string(), z.unknown()),
 });
 

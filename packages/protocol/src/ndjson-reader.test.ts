@@ -21,7 +21,7 @@ async function readAll(chunks: Iterable<Uint8Array | string>, file?: string): Pr
 const summary = (items: ReadItem[]) => items.map((item) => (item.kind === "event" ? `${item.line}:${item.event.seq}` : `${item.line}:malformed`));
 
 test("an unknown type and unknown fields are kept whole, not failed", () => {
-  const text = JSON.stringify({ v: 1, run: SAMPLE_RUN_ID, seq: 4, at: SAMPLE_AT, type: "stage.started", data: { stage: "plan", extra: { a: [1] } }, trace: "t_1" });
+  const text = JSON.stringify({ v: 1, run: SAMPLE_RUN_ID, seq: 4, at: SAMPLE_AT, type: "review.posted", data: { stage: "plan", extra: { a: [1] } }, trace: "t_1" });
   const item = parseEventLine(text, 4);
   assert.equal(item.kind, "event");
   assert.deepEqual(item.kind === "event" && item.event, JSON.parse(text));

@@ -4,9 +4,11 @@ import * as agent from "./agent.ts";
 import * as limits from "./limits.ts";
 import * as run from "./run.ts";
 import type { EventDefinition } from "./shared.ts";
+import * as workflow from "./workflow.ts";
 import * as workspace from "./workspace.ts";
 
 export { limitNameSchema, providerErrorClassSchema } from "./limits.ts";
+export { stageOutcomeSchema, stageHandlerSchema, failureClassSchema } from "./workflow.ts";
 export { usageSchema, errorInfoSchema, type Usage, type ErrorInfo } from "./shared.ts";
 
 /** Every event type of protocol v1, in catalog order. */
@@ -44,6 +46,23 @@ export const catalog = [
   limits.stallDetected,
   limits.repeatDetected,
   limits.handbackRequested,
+  workflow.workflowLoaded,
+  workflow.stageStarted,
+  workflow.stageCompleted,
+  workflow.stageFailed,
+  workflow.stageRetrying,
+  workflow.routeSelected,
+  workflow.contextUpdated,
+  workflow.checkpointSaved,
+  workflow.parallelStarted,
+  workflow.branchStarted,
+  workflow.branchCompleted,
+  workflow.parallelCompleted,
+  workflow.integrationCompleted,
+  workflow.integrationConflicted,
+  workflow.approvalRequested,
+  workflow.approvalResolved,
+  workflow.waitStarted,
 ] as const;
 
 type Catalog = typeof catalog;

@@ -10,7 +10,10 @@ export const runCreated = defineEvent(
     task: z.string(),
     agent: z.string(),
     model: z.string().optional(),
+    /** The workflow's name (`single` for a plain `baton run TASK`). */
     workflow: z.string().optional(),
+    /** For a run forked from another's checkpoint (`baton fork`): that run and stage visit. */
+    origin: z.looseObject({ run: z.string(), number: z.number().int().min(1).optional(), stage: z.string(), visit: z.number().int().min(1), commit: z.string().optional() }).optional(),
     repo: z.looseObject({
       root: z.string(),
       branch: z.string().optional(),

@@ -16,6 +16,9 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 /** Dot-separated lower-case words. */
 export const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 
+/** The stage visit an event was emitted in: a workflow's stage, and the fan-out branch it ran in. */
+export type StageScope = { id: string; visit: number; branch?: string | undefined; [field: string]: unknown };
+
 /** An event envelope. The zod schema in `envelope.ts` checks values of this shape. */
 export type Envelope = {
   v: number;
@@ -23,6 +26,7 @@ export type Envelope = {
   seq?: number | undefined;
   at: string;
   type: string;
+  stage?: StageScope | undefined;
   data: Record<string, unknown>;
   [field: string]: unknown;
 };

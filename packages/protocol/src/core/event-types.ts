@@ -55,6 +55,23 @@ export const EVENT_TYPES = [
   "stall.detected",
   "repeat.detected",
   "handback.requested",
+  "workflow.loaded",
+  "stage.started",
+  "stage.completed",
+  "stage.failed",
+  "stage.retrying",
+  "route.selected",
+  "context.updated",
+  "checkpoint.saved",
+  "parallel.started",
+  "branch.started",
+  "branch.completed",
+  "parallel.completed",
+  "integration.completed",
+  "integration.conflicted",
+  "approval.requested",
+  "approval.resolved",
+  "wait.started",
 ] as const;
 
 export function isKnownType(type: string): boolean {

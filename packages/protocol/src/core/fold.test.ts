@@ -131,7 +131,7 @@ test("counts: durable events, turns, messages, tool calls and failures, permissi
     ["tool.started", { session: "s", call: "c_2", tool: "write", kind: "edit" }],
     ["tool.completed", { session: "s", call: "c_1", tool: "read", status: "completed", is_error: true, duration_ms: 1, output_chars: 0 }],
     ["tool.completed", { session: "s", call: "c_2", tool: "write", status: "failed", is_error: false, duration_ms: 1, output_chars: 0 }],
-    ["stage.started", { stage: "plan" }],
+    ["review.posted", { stage: "plan" }],
     ["turn.completed", { session: "s", turn: 1, stop_reason: "end_turn", duration_ms: 5 }],
     ["turn.started", { session: "s", turn: 2, reason: "steer" }],
     ["agent.message", { session: "s", turn: 2, text: "ok" }],

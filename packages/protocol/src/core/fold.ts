@@ -3,6 +3,7 @@
 import type { ErrorInfo, Usage } from "../catalog/shared.ts";
 import type { Envelope } from "./constants.ts";
 import { isFinalStatus, isKnownType, type RunStatus } from "./event-types.ts";
+import { applyWorkflowEvent, initialWorkflowState, type WorkflowState } from "./stage-fold.ts";
 
 /** What a run's events say about it. Built only from events: any view can rebuild it. */
 export type RunState = {
@@ -40,6 +41,8 @@ export type RunState = {
   open_tool_calls: string[];
   /** Per-session usage, so that `basis: "total"` reports replace rather than add. */
   sessions: Record<string, { usage: Required<Usage>; cost_usd?: number }>;
+  /** For a workflow run: its graph, stage visits, pending gate, checkpoints and context. */
+  workflow: WorkflowState;
   /** Things the fold noticed that should not happen (a gap in seq, an event after the end). */
   warnings: string[];
 };
@@ -52,6 +55,7 @@ export function initialRunState(): RunState {
     counts: { events: 0, turns: 0, messages: 0, tool_calls: 0, tool_failures: 0, permissions: 0, unknown: 0 },
     open_tool_calls: [],
     sessions: {},
+    workflow: initialWorkflowState(),
     warnings: [],
   };
 }
@@ -192,6 +196,7 @@ export function applyEvent(state: RunState, event: Envelope): void {
       if (!isKnownType(event.type)) state.counts.unknown += 1;
       break;
   }
+  applyWorkflowEvent(state.workflow, event, data, warn);
   if (state.created_at && state.ended_at && state.duration_ms === undefined) {
     const elapsed = Date.parse(state.ended_at) - Date.parse(state.started_at ?? state.created_at);
     if (Number.isFinite(elapsed)) state.duration_ms = Math.max(0, elapsed);

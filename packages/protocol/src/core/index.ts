@@ -6,3 +6,4 @@ export * from "./size-cap.ts";
 export * from "./fold.ts";
 export * from "./catalog-fold.ts";
 export * from "./defined-fields.ts";
+export * from "./stage-fold.ts";

@@ -1,0 +1,194 @@
+// The workflow part of the run-state fold: stage visits, the pending gate, the last checkpoint
+// and the context, from the events of protocol v1's workflow catalog. Zod-free, like fold.ts.
+import type { Envelope } from "./constants.ts";
+import { definedFields } from "./defined-fields.ts";
+
+/** One attempt of one stage visit, as its events tell it. */
+export type StageVisitState = {
+  stage: string;
+  visit: number;
+  attempt: number;
+  handler: string;
+  label?: string;
+  /** The fan-out branch it ran in. */
+  branch?: string;
+  status: "running" | "succeeded" | "partially_succeeded" | "skipped" | "failed";
+  started_at: string;
+  ended_at?: string;
+  duration_ms?: number;
+  usage?: { input_tokens: number; output_tokens: number };
+  /** The commit recorded inside the visit (`git.committed` scoped to it). */
+  commit?: string;
+  error?: { code: string; message: string };
+  will_retry?: boolean;
+};
+
+export type GateState = {
+  gate: string;
+  question: string;
+  options: { label: string; to: string }[];
+  freeform: boolean;
+  default_choice?: string;
+};
+
+export type CheckpointState = {
+  stage: string;
+  visit: number;
+  seq: number;
+  commit?: string;
+  next?: string;
+  context: Record<string, unknown>;
+  visits: Record<string, number>;
+};
+
+export type WorkflowState = {
+  name?: string;
+  nodes: { id: string; label?: string; handler: string }[];
+  edges: { from: string; to: string; label?: string; condition?: string }[];
+  /** Every stage attempt in the order it started. */
+  stages: StageVisitState[];
+  /** A gate that waits for an answer (absent once answered). */
+  gate?: GateState;
+  /** Every checkpoint, oldest first: resume takes the last, fork any. */
+  checkpoints: CheckpointState[];
+  context: Record<string, unknown>;
+};
+
+export function initialWorkflowState(): WorkflowState {
+  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {} };
+}
+
+/** The attempts still running (started, not yet completed or failed). */
+export function openStages(state: WorkflowState): StageVisitState[] {
+  return state.stages.filter((stage) => stage.status === "running");
+}
+
+/** Applies a workflow event to `state` in place; other types are ignored. */
+export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: Record<string, unknown>, warn: (text: string) => void): void {
+  switch (event.type) {
+    case "workflow.loaded":
+      state.name = str(data["name"]);
+      state.nodes = records(data["nodes"]).map((node) => definedFields({ id: str(node["id"]) ?? "", handler: str(node["handler"]) ?? "agent", label: str(node["label"]) }));
+      state.edges = records(data["edges"]).map((edge) =>
+        definedFields({ from: str(edge["from"]) ?? "", to: str(edge["to"]) ?? "", label: str(edge["label"]), condition: str(edge["condition"]) }),
+      );
+      break;
+    case "stage.started": {
+      const stage = str(data["stage"]) ?? "";
+      const visit = num(data["visit"]) ?? 1;
+      const branch = event.stage?.branch;
+      if (findOpen(state, stage, visit, branch) !== undefined) warn(`stage ${stage} visit ${visit} started twice`);
+      state.stages.push(
+        definedFields({
+          stage,
+          visit,
+          attempt: num(data["attempt"]) ?? 1,
+          handler: str(data["handler"]) ?? "agent",
+          status: "running" as const,
+          started_at: event.at,
+          label: str(data["label"]),
+          branch,
+        }),
+      );
+      break;
+    }
+    case "stage.completed":
+    case "stage.failed": {
+      const stage = str(data["stage"]) ?? "";
+      const visit = num(data["visit"]) ?? 1;
+      const open = findOpen(state, stage, visit, event.stage?.branch);
+      if (open === undefined) {
+        warn(`${event.type} for stage ${stage} visit ${visit} that is not running`);
+        break;
+      }
+      open.status = event.type === "stage.failed" ? "failed" : outcomeOf(data["outcome"]);
+      open.ended_at = event.at;
+      const duration = num(data["duration_ms"]);
+      if (duration !== undefined) open.duration_ms = duration;
+      const usage = usageOf(data["usage"]);
+      if (usage !== undefined) open.usage = usage;
+      if (event.type === "stage.failed") {
+        const error = record(data["error"]);
+        open.error = { code: str(error["code"]) ?? "unknown", message: str(error["message"]) ?? "" };
+        open.will_retry = data["will_retry"] === true;
+      }
+      break;
+    }
+    case "git.committed": {
+      if (event.stage === undefined) break;
+      const open = findOpen(state, event.stage.id, event.stage.visit, event.stage.branch);
+      const sha = str(data["sha"]);
+      if (open !== undefined && sha !== undefined) open.commit = sha;
+      break;
+    }
+    case "context.updated":
+      for (const [key, value] of Object.entries(record(data["updates"]))) {
+        if (value === null) delete state.context[key];
+        else Object.defineProperty(state.context, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      break;
+    case "checkpoint.saved":
+      state.checkpoints.push(
+        definedFields({
+          stage: str(data["stage"]) ?? "",
+          visit: num(data["visit"]) ?? 1,
+          seq: event.seq ?? 0,
+          context: { ...record(data["context"]) },
+          visits: Object.fromEntries(Object.entries(record(data["visits"])).filter((entry): entry is [string, number] => typeof entry[1] === "number")),
+          commit: str(data["commit"]),
+          next: str(data["next"]),
+        }),
+      );
+      break;
+    case "approval.requested":
+      state.gate = definedFields({
+        gate: str(data["gate"]) ?? "",
+        question: str(data["question"]) ?? "",
+        options: records(data["options"]).map((option) => ({ label: str(option["label"]) ?? "", to: str(option["to"]) ?? "" })),
+        freeform: data["freeform"] === true,
+        default_choice: str(data["default_choice"]),
+      });
+      break;
+    case "approval.resolved":
+      if (state.gate === undefined || state.gate.gate !== str(data["gate"])) warn(`approval.resolved for gate ${String(data["gate"])} that is not waiting`);
+      delete state.gate;
+      break;
+    default:
+      break;
+  }
+}
+
+function findOpen(state: WorkflowState, stage: string, visit: number, branch: string | undefined): StageVisitState | undefined {
+  for (let i = state.stages.length - 1; i >= 0; i -= 1) {
+    const candidate = state.stages[i]!;
+    if (candidate.stage === stage && candidate.visit === visit && candidate.branch === branch && candidate.status === "running") return candidate;
+  }
+  return undefined;
+}
+
+function outcomeOf(value: unknown): StageVisitState["status"] {
+  return value === "partially_succeeded" || value === "skipped" ? value : "succeeded";
+}
+
+function usageOf(value: unknown): StageVisitState["usage"] {
+  const usage = record(value);
+  const input = num(usage["input_tokens"]);
+  const output = num(usage["output_tokens"]);
+  return input === undefined || output === undefined ? undefined : { input_tokens: input, output_tokens: output };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function records(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.map(record) : [];
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
