@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Usage } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
 import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
 import type { AgentCommand } from "../acp/agent-process.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
@@ -17,6 +18,7 @@ import type { Workspace } from "../workspace/open-workspace.ts";
 import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { watchCancelRequest, type CancelRequest } from "./cancel-request.ts";
 import { RunSink, type RunLogWriter } from "./run-sink.ts";
+import { decideRunEnd } from "./run-end.ts";
 import { commitRunWork, readyWorkspace } from "./workspace-steps.ts";
 
 export type RunRequest = {
@@ -61,13 +63,6 @@ export type RunResult = {
   error?: { code: string; message: string };
 };
 
-/** Stop reasons that end a run without its work being done, and the error code they map to. */
-const FAILING_STOP_REASONS: Record<string, string> = {
-  max_tokens: "output_truncated",
-  max_turn_requests: "turn_limit",
-  refusal: "refused",
-};
-
 /**
  * Runs a task from `run.created` to its final event. Whatever happens inside (the agent
  * crashes, cannot start, is cancelled), the run ends with exactly one of `run.completed`,
@@ -108,47 +103,16 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
       sink.append("run.failed", { error: workspace });
       return (result = { ...result, status: "failed", error: workspace });
     }
-    let outcome = await runSession(sink, writer, request, workspace, cancel.signal, startedMono);
+    const outcome = await runSession(sink, writer, request, workspace, cancel.signal, startedMono);
     // Whatever the outcome, what the agent wrote is kept: committed on the run's branch.
-    const commit = await commitRunWork(sink, workspace, { runId: writer.runId, number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not commit"));
-    if (commit !== undefined && "code" in commit) {
-      sink.append("log", { level: "error", code: commit.code, message: commit.message });
-      if (outcome.kind === "completed") outcome = { kind: "failed", error: commit, usage: outcome.usage, turns: outcome.turns };
-    }
-    const totals = { usage: outcome.usage, duration_ms: request.now().getTime() - started };
-    const committed = commit !== undefined && !("code" in commit);
-    // A provider failure of a known class does not lose the agent's work: with a change to keep,
-    // the run is stopped by the provider rather than failed.
-    if (outcome.kind === "failed" && outcome.providerError !== undefined && committed) {
-      sink.append("log", { level: "warn", code: "provider_stopped", message: `the model provider stopped the run (${outcome.providerError}); its work so far is committed: ${outcome.error.message}` });
-      outcome = { kind: "stopped", by: "provider", providerError: outcome.providerError, handedBack: false, usage: outcome.usage, turns: outcome.turns };
-    }
-    if (outcome.kind === "cancelled") {
-      const by = cancelRequest ?? { by: "user" };
-      sink.append("run.cancelled", { by: by.by, ...(by.reason === undefined ? {} : { reason: by.reason }) });
-      result = { ...result, status: "cancelled" };
-    } else if (outcome.kind === "failed" || (outcome.kind === "completed" && FAILING_STOP_REASONS[outcome.stopReason] !== undefined)) {
-      const error =
-        outcome.kind === "failed"
-          ? outcome.error
-          : { code: FAILING_STOP_REASONS[outcome.stopReason] as string, message: `the agent ended its turn with stop reason ${outcome.stopReason}` };
-      const providerError = outcome.kind === "failed" ? outcome.providerError : undefined;
-      sink.append("run.failed", { error, ...(providerError === undefined ? {} : { provider_error: providerError }), usage: totals.usage, active_ms: totals.duration_ms });
-      result = { ...result, status: "failed", error };
-    } else {
-      const stopped = outcome.kind === "stopped" ? outcome : undefined;
-      sink.append("run.completed", {
-        status: stopped ? "stopped" : "succeeded",
-        ...(stopped ? { stopped_by: stopped.by, handed_back: stopped.handedBack } : {}),
-        ...(stopped?.providerError === undefined ? {} : { provider_error: stopped.providerError }),
-        usage: totals.usage,
-        ...(sink.state.cost_usd === undefined ? {} : { cost_usd: sink.state.cost_usd }),
-        active_ms: totals.duration_ms,
-        duration_ms: totals.duration_ms,
-        ...(committed ? { commit: commit.sha } : {}),
-      });
-      result = stopped ? { ...result, status: "stopped", stoppedBy: stopped.by } : { ...result, status: "succeeded" };
-    }
+    const commit = await commitRunWork(sink, workspace, { runId: writer.runId, number: writer.number, task: request.task }).then(
+      (made) => (made === undefined ? undefined : { sha: made.sha }),
+      (error: unknown) => ({ error: failure(error, "could not commit") }),
+    );
+    const end = decideRunEnd({ outcome, commit, cancelledBy: cancelRequest, costUsd: sink.state.cost_usd, durationMs: request.now().getTime() - started });
+    for (const line of end.logs) sink.append("log", line);
+    sink.append(end.final.type, end.final.data);
+    result = { ...result, ...definedFields({ status: end.status, stoppedBy: end.stoppedBy, error: end.error }) };
   } finally {
     stopWatching();
     request.signal.removeEventListener("abort", onAbort);
