@@ -1,4 +1,5 @@
 import { applyEvent, initialRunState, type Envelope, type RunState } from "@baton/protocol";
+import type { StageScope } from "@baton/protocol/core";
 import type { EventSink } from "../acp/event-mapper.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 
@@ -7,8 +8,8 @@ export type RunLogWriter = {
   readonly runId: string;
   readonly number: number;
   readonly dir: string;
-  append(type: string, data: Record<string, unknown>): Envelope;
-  publish(type: string, data: Record<string, unknown>): void;
+  append(type: string, data: Record<string, unknown>, stage?: StageScope): Envelope;
+  publish(type: string, data: Record<string, unknown>, stage?: StageScope): void;
   close(): Promise<void>;
 };
 
@@ -20,16 +21,26 @@ export type RunLogWriter = {
 export class RunSink implements EventSink {
   readonly #writer: RunLogWriter;
   readonly #redactor: Redactor;
-  readonly state: RunState = initialRunState();
-  readonly #listeners = new Set<(envelope: Envelope) => void>();
+  readonly state: RunState;
+  readonly #listeners: Set<(envelope: Envelope) => void>;
+  /** The stage visit every event of this sink is scoped to (a workflow stage), if any. */
+  readonly stage: StageScope | undefined;
 
-  constructor(writer: RunLogWriter, redactor: Redactor) {
+  constructor(writer: RunLogWriter, redactor: Redactor, shared?: { state: RunState; listeners: Set<(envelope: Envelope) => void> }, stage?: StageScope) {
     this.#writer = writer;
     this.#redactor = redactor;
+    this.state = shared?.state ?? initialRunState();
+    this.#listeners = shared?.listeners ?? new Set();
+    this.stage = stage;
+  }
+
+  /** The same run's sink, its events scoped to a stage visit: one state, one set of listeners. */
+  inStage(stage: StageScope): RunSink {
+    return new RunSink(this.#writer, this.#redactor, { state: this.state, listeners: this.#listeners }, stage);
   }
 
   append(type: string, data: Record<string, unknown>): void {
-    const envelope = this.#writer.append(type, this.#redactor.redactValue(data));
+    const envelope = this.#writer.append(type, this.#redactor.redactValue(data), this.stage);
     applyEvent(this.state, envelope);
     for (const listener of this.#listeners) listener(envelope);
   }
@@ -42,6 +53,6 @@ export class RunSink implements EventSink {
 
   /** Ephemeral text is already redacted by the stream redactor that held it back. */
   publish(type: string, data: Record<string, unknown>): void {
-    this.#writer.publish(type, data);
+    this.#writer.publish(type, data, this.stage);
   }
 }

@@ -19,7 +19,7 @@ export type TypeFacts = {
  * line, did the fixed fields again for every event and was the writer's largest cost.
  *
  * The bytes are exactly `JSON.stringify(envelope)` (same keys, same order: v, run, seq, at,
- * type, data; the fixed parts are ASCII). An event whose line is over the cap takes the
+ * type, stage when there is one, data; the fixed parts are ASCII). An event whose line is over the cap takes the
  * protocol's own `serializeCapped` (through capEnvelope), so the cap's rule lives in one place.
  */
 export class EnvelopeLines {
@@ -56,15 +56,17 @@ export class EnvelopeLines {
         this.#at = event.at;
         this.#atBytes = Buffer.from(`,"at":${JSON.stringify(event.at)}`);
       }
-      const fixed = this.#head.byteLength + digitCount(event.seq) + this.#atBytes.byteLength + facts.typeBytes.byteLength + 1;
+      // An event inside a workflow stage carries its scope between type and data, as the envelope orders it.
+      const typeBytes = event.stage === undefined ? facts.typeBytes : Buffer.from(`,"type":${JSON.stringify(event.type)},"stage":${JSON.stringify(event.stage)},"data":`);
+      const fixed = this.#head.byteLength + digitCount(event.seq) + this.#atBytes.byteLength + typeBytes.byteLength + 1;
       // A UTF-16 unit is at most 3 UTF-8 bytes: most lines are proved small without counting.
       if (fixed + json.length * 3 <= this.#limitBytes || fixed + Buffer.byteLength(json) <= this.#limitBytes) {
-        batch.addEnvelope(this.#head, event.seq, this.#atBytes, facts.typeBytes, json, event);
+        batch.addEnvelope(this.#head, event.seq, this.#atBytes, typeBytes, json, event);
         return event;
       }
     }
     const { line, stored } = capEnvelope(event, this.#limitBytes);
-    const capped = stored === event ? event : new StoredEnvelope(stored.v, stored.run, event.seq, stored.at, stored.type, stored.data, event.durable);
+    const capped = stored === event ? event : new StoredEnvelope(stored.v, stored.run, event.seq, stored.at, stored.type, stored.data, event.durable, event.stage);
     batch.add(line, capped);
     return capped;
   }

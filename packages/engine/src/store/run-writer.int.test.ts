@@ -145,3 +145,25 @@ test("group commit: events appended in one stretch share a batch and one durable
   assert.deepEqual(feed.map((event) => event.pos), range(1, 50));
   await writer.close();
 });
+
+test("an event inside a stage carries its scope between type and data, in the log and to subscribers; a capped one keeps it", async (t) => {
+  await using store = await openStore(await makeBatonDir(t), { now: () => new Date("2026-05-01T12:00:00.000Z"), eventLimitBytes: 4_096 });
+  const writer = await store.createRun();
+  const seen: Envelope[] = [];
+  writer.subscribe((event) => seen.push(event));
+  const stage = { id: "plan", visit: 2, branch: "b1" };
+  const scoped = writer.append("log", { level: "info", message: "inside" }, stage);
+  const big = writer.append("log", { level: "info", message: "x".repeat(10_000) }, stage);
+  const plain = writer.append("log", { level: "info", message: "outside" });
+  await writer.close();
+  const lines = (await readFile(store.eventsPath(writer.runId), "utf8")).trimEnd().split("\n");
+  assert.equal(lines[0], JSON.stringify({ v: 1, run: writer.runId, seq: 1, at: "2026-05-01T12:00:00.000Z", type: "log", stage, data: { level: "info", message: "inside" } }));
+  assert.deepEqual(Object.keys(JSON.parse(lines[1]!) as object), ["v", "run", "seq", "at", "type", "stage", "data"]);
+  assert.equal(JSON.stringify(scoped), lines[0]);
+  assert.deepEqual(big.stage, stage);
+  assert.equal(big.data["truncated"], true);
+  assert.equal(Object.hasOwn(plain, "stage"), false, "an event outside any stage has no stage field");
+  const read = await collect(store.readRun(writer.runId));
+  assert.deepEqual(read.map((event) => event.stage), [stage, stage, undefined]);
+  assert.deepEqual(seen.map((event) => event.stage), [stage, stage, undefined]);
+});

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { applyToCatalog, PROTOCOL_VERSION, type CatalogPatch, type Envelope } from "@baton/protocol/core";
+import { applyToCatalog, PROTOCOL_VERSION, type CatalogPatch, type Envelope, type StageScope } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import { AppendBatch } from "./append-batch.ts";
 import { capEnvelope } from "./cap-envelope.ts";
@@ -138,14 +138,14 @@ export class RunWriter implements AsyncDisposable {
    * const event = writer.append("log", { level: "info", message: "hello" });
    * await event.durable; // on disk, visible to followers
    */
-  append(type: string, data: Record<string, unknown>): DurableEnvelope {
+  append(type: string, data: Record<string, unknown>, stage?: StageScope): DurableEnvelope {
     const facts = this.#checkWritable(type, data);
     if (facts.ephemeral) throw new TypeError(`${type} is ephemeral: publish it, do not append it`);
     const payload = type === "run.created" ? this.#withNumber(data) : data;
     // Serialized before a batch is opened: data that cannot be (a cycle, a BigInt) throws here and leaves no trace.
     const json = JSON.stringify(payload) as string | undefined;
     const batch = this.#openBatch();
-    const event = new StoredEnvelope(PROTOCOL_VERSION, this.runId, this.#lastSeq + 1, this.#timestamp(), type, payload, batch.durable);
+    const event = new StoredEnvelope(PROTOCOL_VERSION, this.runId, this.#lastSeq + 1, this.#timestamp(), type, payload, batch.durable, stage);
     const stored = this.#lines.add(batch, event, json, facts);
     this.#lastSeq += 1;
     if (facts.final) this.#ended = true;
@@ -158,9 +158,9 @@ export class RunWriter implements AsyncDisposable {
    * with the durable events appended before it, and to the readers of the run's live socket
    * (tagged with the seq of the last event appended before it).
    */
-  publish(type: string, data: Record<string, unknown>): Envelope {
+  publish(type: string, data: Record<string, unknown>, stage?: StageScope): Envelope {
     if (!this.#checkWritable(type, data).ephemeral) throw new TypeError(`${type} is durable: append it, do not publish it`);
-    const event: Envelope = { v: PROTOCOL_VERSION, run: this.runId, at: this.#timestamp(), type, data };
+    const event: Envelope = stage === undefined ? { v: PROTOCOL_VERSION, run: this.runId, at: this.#timestamp(), type, data } : { v: PROTOCOL_VERSION, run: this.runId, at: this.#timestamp(), type, stage, data };
     const { stored } = capEnvelope(event, this.#context.eventLimitBytes);
     this.#live?.send(stored, this.#lastSeq);
     if (this.#lastSeq > this.#committedSeq) this.#held.push({ afterSeq: this.#lastSeq, event: stored });
