@@ -23,6 +23,17 @@ export const stageHandlerSchema = z.enum(["start", "exit", "agent", "prompt", "c
  */
 export const failureClassSchema = z.enum(["transient_infra", "deterministic", "budget_exhausted", "cancelled", "structural"]);
 
+/** What a command stage ran into: its exit code and its output, whole in the trace store. */
+const commandResultFields = {
+  exit_code: z.number().int().optional(),
+  timed_out: z.boolean().optional(),
+  /** The complete output's file in the trace store, relative to the run's folder. */
+  output_file: z.string().optional(),
+  output_chars: z.number().int().min(0).optional(),
+  /** The output's last characters, redacted. */
+  preview: z.string().optional(),
+};
+
 /** Routing signals a stage may leave besides its outcome. */
 const signalsSchema = z.looseObject({
   preferred_label: z.string().optional(),
@@ -72,6 +83,7 @@ export const stageCompleted = defineEvent(
     signals: signalsSchema.optional(),
     /** A short account of what the stage did (the command's exit code, the gate's choice). */
     summary: z.string().optional(),
+    ...commandResultFields,
   }),
 );
 
@@ -87,6 +99,7 @@ export const stageFailed = defineEvent(
     duration_ms: z.number().int().min(0),
     usage: usageSchema.optional(),
     signals: signalsSchema.optional(),
+    ...commandResultFields,
   }),
 );
 
