@@ -1,4 +1,4 @@
-import { cleanRunWorktree } from "@baton/engine";
+import { cleanRunWorktree, loadConfig } from "@baton/engine";
 import { BatonError } from "@baton/engine/errors";
 import { openStore, type RunSummary } from "@baton/engine/store";
 import { isFinalStatus } from "@baton/protocol/core";
@@ -12,6 +12,7 @@ import { readRunState } from "../run-state.ts";
  */
 export async function cleanCommand(ctx: CliContext, ref: string | undefined): Promise<number> {
   const project = await locateProject(ctx.cwd);
+  const config = await loadConfig(project.batonDir);
   await using store = await openStore(project.batonDir);
   let runs: RunSummary[];
   if (ref === undefined) runs = await store.listRuns();
@@ -33,7 +34,7 @@ export async function cleanCommand(ctx: CliContext, ref: string | undefined): Pr
       if (ref !== undefined) ctx.stdout.write(`run ${run.number}: worked in place; nothing to clean\n`);
       continue;
     }
-    const outcome = await cleanRunWorktree(project.root, state);
+    const outcome = await cleanRunWorktree(project.root, state, { gitHooks: config.git.hooks });
     const parts: string[] = [];
     if (outcome.keptDirty) parts.push(`kept ${state.workspace.path}: it holds uncommitted changes (commit or discard them there, then clean again)`);
     if (outcome.removedWorktree) parts.push(`removed ${state.workspace.path}`);

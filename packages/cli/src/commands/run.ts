@@ -67,6 +67,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
     ...(options.base === undefined ? {} : { base: options.base }),
     includeDirty: options.includeDirty === true,
     inPlace: options.inPlace === true || (config.workspace.mode === "in_place" && options.worktree !== true && options.base === undefined && options.includeDirty !== true),
+    gitHooks: config.git.hooks,
   });
 
   await using store = await openStore(project.batonDir);
