@@ -5,6 +5,7 @@ import { isFinalStatus } from "@baton/protocol/core";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { readRunState } from "../run-state.ts";
+import { visibleText } from "../render/terminal-text.ts";
 
 /**
  * Removes finished runs' worktrees (all, or RUN), prunes git's worktree list, and deletes each
@@ -45,7 +46,8 @@ export async function cleanCommand(ctx: CliContext, ref: string | undefined): Pr
       parts.push(`kept branch ${branch.name}: ${commits} not merged into ${branch.base ?? "its base"} (merge it, or delete it with git branch -D ${branch.name})`);
     }
     if (outcome.removedWorktree || branch?.action === "deleted") cleaned += 1;
-    if (parts.length > 0) ctx.stdout.write(`run ${run.number}: ${parts.join("; ")}\n`);
+    // Paths and branch names come from the run's log.
+    if (parts.length > 0) ctx.stdout.write(`run ${run.number}: ${visibleText(parts.join("; "))}\n`);
     else if (ref !== undefined) ctx.stdout.write(`run ${run.number}: already clean\n`);
   }
   if (ref === undefined && cleaned === 0) ctx.stdout.write("Nothing to clean.\n");
