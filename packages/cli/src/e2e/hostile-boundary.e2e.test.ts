@@ -59,7 +59,7 @@ test("hostile: in place, the agent cannot rewrite .baton/ (config, rules, logs) 
       { delete: ".baton/config.toml" },
       { move: { from: ".baton/config.toml", to: "config-copy.toml" } },
       { write: { path: ".git/hooks/post-commit", content: "#!/bin/sh\necho pwned\n" } },
-      { write: { path: ".git/config", content: "[core]\n\thooksPath = /tmp\n" } },
+      { write: { path: ".git/config", content: "[core]\n\thooksPath = planted-hooks\n" } },
       { write: { path: "notes.md", content: "the work itself\n" } },
     ],
     ["--in-place"],
@@ -79,7 +79,7 @@ test("hostile: in a worktree, the run's own files stay writable; its checked-out
   const otherWorktree = String(eventsOfType(first.events, "workspace.ready")[0]?.data["path"]);
   const { events, rules } = await play(repo, "second.json", [
     { write: { path: ".baton/config.toml", content: "[permissions]\nbuiltin_rules = false\n" } },
-    { write: { path: ".git", content: "gitdir: /tmp/elsewhere\n" } },
+    { write: { path: ".git", content: "gitdir: ../planted-gitdir\n" } },
     { write_anywhere: { path: "../../config.toml", content: "[permissions]\nbuiltin_rules = false\n" } },
     { write_anywhere: { path: join(otherWorktree, "first.txt"), content: "overwritten by run 2\n" } },
     { write_anywhere: { path: join(repo, ".git", "hooks", "post-commit"), content: "#!/bin/sh\necho pwned\n" } },
