@@ -17,8 +17,8 @@ const RULES: Rule[] = [
   { pkg: "protocol", allowed: (s) => s === "zod", description: "zod only" },
   {
     pkg: "engine",
-    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "zod", "ulid", "smol-toml"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
-    description: "node builtins, @baton/protocol, zod, ulid, smol-toml, the ACP SDK",
+    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "zod", "ulid", "smol-toml", "shell-quote"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
+    description: "node builtins, @baton/protocol, zod, ulid, smol-toml, shell-quote, the ACP SDK",
   },
   {
     pkg: "server",

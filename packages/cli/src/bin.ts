@@ -1,4 +1,6 @@
+import { inspect } from "node:util";
 import { main } from "./program.ts";
+import { visibleText } from "./render/terminal-text.ts";
 
 const controller = new AbortController();
 let interrupts = 0;
@@ -16,12 +18,18 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const code = await main(process.argv.slice(2), {
-  cwd: process.cwd(),
-  env: process.env,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  signal: controller.signal,
-  interactive: process.stdin.isTTY === true,
-});
-process.exitCode = code;
+try {
+  process.exitCode = await main(process.argv.slice(2), {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+    interactive: process.stdin.isTTY === true,
+  });
+} catch (error) {
+  // Not an expected failure (those are one line, from main): a bug, whose stack is for a
+  // report. Its message may still quote foreign text (a path, an agent's words).
+  process.stderr.write(`${visibleText(inspect(error), { keepNewlines: true })}\n`);
+  process.exitCode = 1;
+}

@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { isBatonError } from "@baton/engine/errors";
 import type { RunOptions } from "./commands/run.ts";
 import { EXIT, type CliContext } from "./context.ts";
+import { visibleText } from "./render/terminal-text.ts";
 import { VERSION } from "./version.ts";
 
 const EXIT_HELP = `
@@ -65,7 +66,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .configureOutput({
       writeOut: (text) => ctx.stdout.write(text),
       writeErr: (text) => ctx.stderr.write(text),
-      outputError: (text, write) => write(`baton: ${text.trim().replace(/^error: /, "").replaceAll(/\s*\n\s*/g, " ")}: run with --help for usage\n`),
+      // commander's errors quote the arguments as typed.
+      outputError: (text, write) => write(`baton: ${visibleText(text.trim().replace(/^error: /, "").replaceAll(/\s*\n\s*/g, " "))}: run with --help for usage\n`),
     })
     .exitOverride();
   const context = (): CliContext => {
@@ -211,7 +213,8 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       return error.exitCode === 0 ? EXIT.succeeded : EXIT.usage;
     }
     if (isBatonError(error)) {
-      ctx.stderr.write(`baton: ${error.toLine()}\n`);
+      // A message may quote what was typed (a run ref), a file name, git's or an agent's words.
+      ctx.stderr.write(`baton: ${visibleText(error.toLine())}\n`);
       return EXIT.usage;
     }
     throw error;

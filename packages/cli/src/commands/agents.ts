@@ -4,6 +4,7 @@ import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { stylerFor } from "../render/style.ts";
+import { terminalJson, visibleText } from "../render/terminal-text.ts";
 
 /**
  * `baton agents`: every agent in the registry, whether its command is found on the PATH it
@@ -14,26 +15,29 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
   const { config, root } = await projectConfig(ctx);
   const statuses = await agentStatuses(agentRegistry(config), ctx.env, root);
   if (options.json) {
-    await writeLine(ctx.stdout, JSON.stringify(statuses, null, 2));
+    await writeLine(ctx.stdout, terminalJson(statuses, 2));
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
   const header = ["AGENT", "INSTALLED", "VERSION", "MODEL VIA", "REPORTS", "COMMAND", "ENV PASSED"];
-  const rows = statuses.map((status) => [
-    status.name,
-    status.installed ? "yes" : "no",
-    status.version ?? "-",
-    describeModelChoice(status.model),
-    [status.reports_tokens ? "tokens" : "", status.reports_cost ? "cost" : ""].filter((r) => r !== "").join(",") || "-",
-    status.command.map(quoteArg).join(" "),
-    status.env.join(",") || "-",
-  ]);
+  // Names and commands come from the project's config, versions from the agents themselves.
+  const rows = statuses.map((status) =>
+    [
+      status.name,
+      status.installed ? "yes" : "no",
+      status.version ?? "-",
+      describeModelChoice(status.model),
+      [status.reports_tokens ? "tokens" : "", status.reports_cost ? "cost" : ""].filter((r) => r !== "").join(",") || "-",
+      status.command.map(quoteArg).join(" "),
+      status.env.join(",") || "-",
+    ].map((cell) => visibleText(cell)),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const format = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ");
   ctx.stdout.write(`${style("bold", format(header))}\n`);
   for (const row of rows) ctx.stdout.write(`${format(row)}\n`);
   const missing = statuses.filter((status) => !status.installed);
-  if (missing.length > 0) ctx.stdout.write(`\n${missing.map(installHint).join("\n")}\n`);
+  if (missing.length > 0) ctx.stdout.write(`\n${missing.map((status) => visibleText(installHint(status))).join("\n")}\n`);
   return EXIT.succeeded;
 }
 

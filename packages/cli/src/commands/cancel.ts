@@ -2,6 +2,7 @@ import { BatonError, openStore, requestCancel } from "@baton/engine";
 import { isFinalStatus, isFinalType } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
+import { visibleText } from "../render/terminal-text.ts";
 
 /** How long `baton cancel` waits for the run to end before it reports that it asked. */
 const CANCEL_WAIT_MS = 60_000;
@@ -24,7 +25,7 @@ export async function cancelCommand(ctx: CliContext, ref: string, options: { rea
   const signal = AbortSignal.any([timeout, ctx.signal]);
   for await (const event of store.followRun(run.id, { after: current?.last_seq ?? 0, signal })) {
     if (isFinalType(event.type)) {
-      ctx.stdout.write(`run ${run.number} ended: ${event.type}\n`);
+      ctx.stdout.write(`run ${run.number} ended: ${visibleText(event.type)}\n`);
       return EXIT.succeeded;
     }
   }

@@ -1,10 +1,11 @@
-import { cleanRunWorktree } from "@baton/engine";
+import { cleanRunWorktree, loadConfig } from "@baton/engine";
 import { BatonError } from "@baton/engine/errors";
 import { openStore, type RunSummary } from "@baton/engine/store";
 import { isFinalStatus } from "@baton/protocol/core";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { readRunState } from "../run-state.ts";
+import { visibleText } from "../render/terminal-text.ts";
 
 /**
  * Removes finished runs' worktrees (all, or RUN), prunes git's worktree list, and deletes each
@@ -12,6 +13,7 @@ import { readRunState } from "../run-state.ts";
  */
 export async function cleanCommand(ctx: CliContext, ref: string | undefined): Promise<number> {
   const project = await locateProject(ctx.cwd);
+  const config = await loadConfig(project.batonDir);
   await using store = await openStore(project.batonDir);
   let runs: RunSummary[];
   if (ref === undefined) runs = await store.listRuns();
@@ -33,7 +35,7 @@ export async function cleanCommand(ctx: CliContext, ref: string | undefined): Pr
       if (ref !== undefined) ctx.stdout.write(`run ${run.number}: worked in place; nothing to clean\n`);
       continue;
     }
-    const outcome = await cleanRunWorktree(project.root, state);
+    const outcome = await cleanRunWorktree(project.root, state, { gitHooks: config.git.hooks });
     const parts: string[] = [];
     if (outcome.keptDirty) parts.push(`kept ${state.workspace.path}: it holds uncommitted changes (commit or discard them there, then clean again)`);
     if (outcome.removedWorktree) parts.push(`removed ${state.workspace.path}`);
@@ -44,7 +46,8 @@ export async function cleanCommand(ctx: CliContext, ref: string | undefined): Pr
       parts.push(`kept branch ${branch.name}: ${commits} not merged into ${branch.base ?? "its base"} (merge it, or delete it with git branch -D ${branch.name})`);
     }
     if (outcome.removedWorktree || branch?.action === "deleted") cleaned += 1;
-    if (parts.length > 0) ctx.stdout.write(`run ${run.number}: ${parts.join("; ")}\n`);
+    // Paths and branch names come from the run's log.
+    if (parts.length > 0) ctx.stdout.write(`run ${run.number}: ${visibleText(parts.join("; "))}\n`);
     else if (ref !== undefined) ctx.stdout.write(`run ${run.number}: already clean\n`);
   }
   if (ref === undefined && cleaned === 0) ctx.stdout.write("Nothing to clean.\n");

@@ -3,6 +3,7 @@ import { openStore } from "@baton/engine/store";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { readRunState } from "../run-state.ts";
+import { onTerminal } from "../render/terminal-text.ts";
 
 /** A run's change: `git diff base_sha..branch` once committed, else its working changes. */
 export async function diffCommand(ctx: CliContext, ref: string, options: { stat?: boolean }): Promise<number> {
@@ -12,6 +13,6 @@ export async function diffCommand(ctx: CliContext, ref: string, options: { stat?
   await store.recoverIfAbandoned(run.id);
   const state = await readRunState(store, run.id);
   const text = await runDiff(project.root, state, { stat: options.stat === true });
-  ctx.stdout.write(text);
+  ctx.stdout.write(onTerminal(ctx.stdout, text));
   return EXIT.succeeded;
 }

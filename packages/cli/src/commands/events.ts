@@ -4,6 +4,7 @@ import type { Envelope } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
+import { terminalJson, visibleText } from "../render/terminal-text.ts";
 
 export type EventsOptions = { after?: string; follow?: boolean; json?: boolean; deltas?: boolean };
 
@@ -21,8 +22,8 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
   const project = await locateProject(ctx.cwd);
   await using store = await openStore(project.batonDir);
   const print = options.json
-    ? (event: Envelope) => writeLine(ctx.stdout, JSON.stringify(event))
-    : (event: Envelope & { pos?: number; number?: number }) => writeLine(ctx.stdout, humanLine(event));
+    ? (event: Envelope) => writeLine(ctx.stdout, terminalJson(event))
+    : (event: Envelope & { pos?: number; number?: number }) => writeLine(ctx.stdout, visibleText(humanLine(event)));
   let events: AsyncIterable<Envelope & { pos?: number; number?: number }>;
   if (ref !== undefined) {
     const run = store.resolveRun(ref);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CONFIG_FILE, DEFAULT_CONFIG_TEXT, findRepoRoot } from "@baton/engine";
 import { EXIT, type CliContext } from "../context.ts";
 import { BATON_DIR } from "../project.ts";
+import { visibleText } from "../render/terminal-text.ts";
 
 /** Everything below `.baton/` is local state except the settings, which may be shared. */
 const GITIGNORE = `# Baton's local state: run logs, the index, worktrees. Only the settings are shared.
@@ -26,8 +27,8 @@ export async function initCommand(ctx: CliContext, options: { hints?: boolean } 
   }
   ctx.stdout.write(
     wrote.length > 0
-      ? `Initialised ${batonDir} (${wrote.join(", ")}).\n${options.hints === false ? "" : 'Next: baton run "TASK" --agent fake --script FILE\n'}`
-      : `${batonDir} is already initialised; nothing changed.\n`,
+      ? `Initialised ${visibleText(batonDir)} (${wrote.join(", ")}).\n${options.hints === false ? "" : 'Next: baton run "TASK" --agent fake --script FILE\n'}`
+      : `${visibleText(batonDir)} is already initialised; nothing changed.\n`,
   );
   return EXIT.succeeded;
 }

@@ -20,6 +20,7 @@ import { agentRegistry } from "../agent-registry.ts";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject, type Project } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";
+import { terminalJson, visibleText } from "../render/terminal-text.ts";
 import { checkLimits, resolveLimits, type LimitFlags } from "../run-limits.ts";
 import { VERSION } from "../version.ts";
 
@@ -67,6 +68,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
     ...(options.base === undefined ? {} : { base: options.base }),
     includeDirty: options.includeDirty === true,
     inPlace: options.inPlace === true || (config.workspace.mode === "in_place" && options.worktree !== true && options.base === undefined && options.includeDirty !== true),
+    gitHooks: config.git.hooks,
   });
 
   await using store = await openStore(project.batonDir);
@@ -110,7 +112,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
     unsubscribe();
   }
   if (!options.json && options.hints !== false) {
-    ctx.stdout.write(`\nNext: baton show ${result.number} · baton events ${result.number} · ${store.eventsPath(result.runId)}\n`);
+    ctx.stdout.write(`\nNext: baton show ${result.number} · baton events ${result.number} · ${visibleText(store.eventsPath(result.runId))}\n`);
   }
   return exitCodeOf(result);
 }
@@ -170,7 +172,7 @@ async function resolveAgent(ctx: CliContext, options: RunOptions, project: Proje
 /** `--json`: every durable envelope as one NDJSON line, and nothing else on stdout. */
 function jsonView(out: NodeJS.WriteStream) {
   return (event: Envelope) => {
-    if (event.seq !== undefined) out.write(`${JSON.stringify(event)}\n`);
+    if (event.seq !== undefined) out.write(`${terminalJson(event)}\n`);
   };
 }
 

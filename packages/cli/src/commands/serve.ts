@@ -5,6 +5,7 @@ import { openStore } from "@baton/engine/store";
 import { isLoopbackHost, startServer } from "@baton/server";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
+import { visibleText } from "../render/terminal-text.ts";
 
 export type ServeOptions = { port: string; host: string; allowHost: string[]; allowRemote?: boolean };
 
@@ -43,8 +44,8 @@ export async function serveCommand(ctx: CliContext, options: ServeOptions): Prom
     runEnv: ctx.env,
   });
   try {
-    ctx.stdout.write(`Baton is serving the runs of ${project.root}\n  ${server.openUrl}\n`);
-    ctx.stdout.write(`The token is also in ${project.batonDir}/serve.json (owner-only). Ctrl-C stops the server; runs keep going.\n`);
+    ctx.stdout.write(`Baton is serving the runs of ${visibleText(project.root)}\n  ${visibleText(server.openUrl)}\n`);
+    ctx.stdout.write(`The token is also in ${visibleText(project.batonDir)}/serve.json (owner-only). Ctrl-C stops the server; runs keep going.\n`);
     if (!ctx.signal.aborted) await once(ctx.signal, "abort");
   } finally {
     await server.close();

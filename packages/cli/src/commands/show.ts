@@ -7,6 +7,7 @@ import { applyReliability, initialReliability } from "../run-reliability.ts";
 import { incidentsLine } from "../render/incidents-line.ts";
 import { stoppedByWords } from "../render/outcome-words.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "../render/style.ts";
+import { terminalJson, visibleText } from "../render/terminal-text.ts";
 
 /**
  * Status, usage, cost, counts, errors and incidents (provider errors, retries, stalls,
@@ -21,38 +22,39 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
   const reliability = initialReliability();
   const state = await readRunState(store, run.id, (event) => applyReliability(reliability, event));
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify({ ...state, reliability, events_file: store.eventsPath(run.id) })}\n`);
+    ctx.stdout.write(`${terminalJson({ ...state, reliability, events_file: store.eventsPath(run.id) })}\n`);
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
   const lines = [
-    `${style("bold", `run ${state.number ?? run.number}`)}  ${state.run ?? run.id}`,
+    `${style("bold", `run ${state.number ?? run.number}`)}  ${visibleText(state.run ?? run.id)}`,
     `status:    ${statusWords(state)}`,
-    `task:      ${state.task ?? ""}`,
-    `agent:     ${state.agent ?? ""}${state.model ? ` (${state.model})` : ""}`,
-    `started:   ${state.started_at ?? state.created_at ?? "-"}`,
+    `task:      ${visibleText(state.task ?? "")}`,
+    `agent:     ${visibleText(state.agent ?? "")}${state.model ? ` (${visibleText(state.model)})` : ""}`,
+    `started:   ${visibleText(state.started_at ?? state.created_at ?? "-")}`,
     `duration:  ${formatDuration(state.duration_ms)}`,
     `usage:     ${formatTokens(state.usage.input_tokens, state.usage.output_tokens)}`,
     `cost:      ${formatCost(state.cost_usd)}`,
     `events:    ${state.counts.events} · turns ${state.counts.turns} · messages ${state.counts.messages} · tool calls ${state.counts.tool_calls} (${state.counts.tool_failures} failed) · permissions ${state.counts.permissions}`,
-    `log:       ${store.eventsPath(run.id)}`,
+    `log:       ${visibleText(store.eventsPath(run.id))}`,
   ];
   const workspace = state.workspace;
   if (workspace !== undefined) {
     lines.push(
       workspace.kind === "worktree"
-        ? `workspace: ${workspace.path}\nbranch:    ${workspace.branch ?? "-"} (from ${workspace.base ?? "?"} @ ${(workspace.base_sha ?? "").slice(0, 12)})`
-        : `workspace: in place ${workspace.path}`,
+        ? `workspace: ${visibleText(workspace.path)}\nbranch:    ${visibleText(workspace.branch ?? "-")} (from ${visibleText(workspace.base ?? "?")} @ ${visibleText((workspace.base_sha ?? "").slice(0, 12))})`
+        : `workspace: in place ${visibleText(workspace.path)}`,
     );
   }
   if (state.commit !== undefined) {
-    lines.push(`commit:    ${state.commit.sha.slice(0, 12)} on ${state.commit.branch} · ${state.commit.files} ${state.commit.files === 1 ? "file" : "files"} · ${state.commit.message}`);
+    const { sha, branch, files, message } = state.commit;
+    lines.push(`commit:    ${visibleText(sha.slice(0, 12))} on ${visibleText(branch)} · ${files} ${files === 1 ? "file" : "files"} · ${visibleText(message)}`);
   } else if (workspace?.kind === "worktree" && (state.status === "succeeded" || state.status === "failed" || state.status === "cancelled")) {
     lines.push("commit:    none (nothing changed)");
   }
   const incidents = incidentsLine(reliability);
-  if (incidents !== undefined) lines.push(style("yellow", `incidents: ${incidents}`));
-  for (const warning of state.warnings) lines.push(style("yellow", `warning:   ${warning}`));
+  if (incidents !== undefined) lines.push(style("yellow", `incidents: ${visibleText(incidents)}`));
+  for (const warning of state.warnings) lines.push(style("yellow", `warning:   ${visibleText(warning)}`));
   ctx.stdout.write(`${lines.join("\n")}\n`);
   return EXIT.succeeded;
 }
@@ -63,5 +65,5 @@ function statusWords(state: RunState): string {
   const cancelled = state.cancelled_by ? ` by ${state.cancelled_by}` : "";
   const stoppedBy = state.status === "stopped" ? stoppedByWords(state.stopped_by, state.provider_error) : undefined;
   const provider = state.status === "failed" && state.provider_error !== undefined ? ` · model provider: ${state.provider_error}` : "";
-  return `${state.status}${stoppedBy === undefined ? "" : ` by ${stoppedBy}`}${error}${cancelled}${provider}`;
+  return visibleText(`${state.status}${stoppedBy === undefined ? "" : ` by ${stoppedBy}`}${error}${cancelled}${provider}`);
 }

@@ -4,6 +4,7 @@ import { BatonError } from "@baton/engine/errors";
 import { openStore } from "@baton/engine/store";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
+import { onTerminal } from "../render/terminal-text.ts";
 
 /** Call ids listed in the hint of an unknown call, at most. */
 const LISTED_CALLS = 20;
@@ -41,6 +42,6 @@ export async function traceCommand(ctx: CliContext, ref: string, call: string): 
   const text = await readFile(path, "utf8").catch((error: unknown) => {
     throw new BatonError("trace_missing", `the output of tool call "${call}" is not in the trace store (${(error as Error).message})`);
   });
-  ctx.stdout.write(text.endsWith("\n") || text === "" ? text : `${text}\n`);
+  ctx.stdout.write(onTerminal(ctx.stdout, text.endsWith("\n") || text === "" ? text : `${text}\n`));
   return EXIT.succeeded;
 }

@@ -137,3 +137,42 @@ test("malformed data never throws", () => {
     assert.doesNotThrow(() => render([ev(type, { limit: 3, fraction: "x", limits: null, used: {}, reason: 7, status: "stopped", error: "no", usage: 5 })]), type);
   }
 });
+
+test("hostile: text from the task, the agent, tools and the log reaches the terminal with its controls shown, never raw", () => {
+  const evil = "\x1b[2J\x1b]0;pwned\x07\x9b2J\u202e";
+  const shown = "\\x1b[2J\\x1b]0;pwned\\x07\\x9b2J\\u202e";
+  let raw = "";
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      raw += chunk.toString();
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+  const renderer = new ProgressRenderer(stream);
+  for (const event of [
+    sample("run.created", { task: `Fix it${evil}`, agent: `fake${evil}` }),
+    sample("workspace.ready", { kind: "worktree", path: `/repo/.baton/worktrees/1-x${evil}`, branch: `baton/1-x${evil}` }),
+    sample("agent.delta", { kind: "text", text: `streamed${evil}\nsecond line` }),
+    sample("agent.message", { text: `streamed${evil}\nsecond line` }),
+    sample("agent.message", { text: `said${evil}` }),
+    sample("agent.thought", { text: `thought${evil}` }),
+    sample("plan.updated", { entries: [{ content: `step${evil}`, status: "pending" }] }),
+    sample("tool.started", { title: `Run echo${evil}\nfake line` }),
+    sample("permission.resolved", { rule: `mine${evil}` }),
+    sample("git.committed", { branch: `baton/1-x${evil}`, message: `Fix it${evil}` }),
+    sample("provider.error", { message: `API Error${evil}` }),
+    sample("run.failed", { error: { code: `bad${evil}`, message: `failed${evil}` }, provider_error: `other${evil}` }),
+  ]) {
+    renderer.render(event);
+  }
+  // Only Baton's own colours are left out (none when the stream is not a terminal).
+  const text = raw.replaceAll(/\x1b\[[0-9;]*m/g, "");
+  assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, "no control but newline");
+  assert.ok(!raw.includes("\x1b]") && !raw.includes("\x1b[2J") && !raw.includes("\x07"), "no escape sequence of the text's own");
+  const lines = text.split("\n");
+  for (const needle of ["task: Fix it", "agent fake", "1-x", "streamed", "said", "thinking: thought", "step", "Run echo", "rule mine", "API Error", "failed (bad"]) {
+    assert.ok(lines.some((line) => line.includes(needle) && line.includes(shown)), `${needle} is shown with its controls made visible`);
+  }
+  assert.ok(lines.includes("  second line"), "a message keeps its lines");
+  assert.ok(lines.some((line) => line.endsWith(`Run echo${shown}\\nfake line`)), "a one-line field shows its newline");
+});

@@ -1,5 +1,5 @@
 import type { Envelope } from "@baton/protocol";
-import { type Data, firstLine, num, record, text } from "./event-data.ts";
+import { type Data, firstLine, lines, num, record, text } from "./event-data.ts";
 import { budgetLine, budgetTenth, handbackLine, limitReachedLine, limitWarningLine } from "./limit-lines.ts";
 import { stoppedByWords } from "./outcome-words.ts";
 import { modelSwitchedLine, providerErrorLine, repeatLine, retryLine, stallLine } from "./recovery-lines.ts";
@@ -33,31 +33,31 @@ export class ProgressRenderer {
     const s = this.#style;
     switch (event.type) {
       case "run.created":
-        this.#line(`${s("bold", `▶ run ${num(data["number"]) ?? "?"}`)} ${s("dim", event.run)} · agent ${text(data["agent"])}`);
-        this.#line(s("dim", `  task: ${firstLine(text(data["task"]), 120)}`));
+        this.#line(`${s("bold", `▶ run ${num(data["number"]) ?? "?"}`)} ${s("dim", text(event.run))} · agent ${text(data["agent"])}`);
+        this.#line(s("dim", `  task: ${firstLine(data["task"], 120)}`));
         return;
       case "workspace.ready":
         this.#line(s("dim", `  workspace: ${workspaceLine(data)}`));
         return;
       case "git.committed": {
         const files = Array.isArray(data["files"]) ? data["files"].length : 0;
-        this.#line(`  ${s("green", "●")} committed ${text(data["sha"]).slice(0, 12)} on ${text(data["branch"])} · ${files} ${files === 1 ? "file" : "files"} · ${firstLine(text(data["message"]), 72)}`);
+        this.#line(`  ${s("green", "●")} committed ${text(data["sha"]).slice(0, 12)} on ${text(data["branch"])} · ${files} ${files === 1 ? "file" : "files"} · ${firstLine(data["message"], 72)}`);
         return;
       }
       case "agent.delta":
         if (data["kind"] !== "text") return;
         if (!this.#streaming) this.#out.write("  ");
-        this.#out.write(text(data["text"]).replaceAll("\n", "\n  "));
+        this.#out.write(lines(data["text"]).replaceAll("\n", "\n  "));
         this.#streaming = true;
         this.#streamedKind = "text";
         return;
       case "agent.message":
         if (this.#streamedKind === "text") this.#endStream();
-        else this.#line(`  ${text(data["text"]).replaceAll("\n", "\n  ")}`);
+        else this.#line(`  ${lines(data["text"]).replaceAll("\n", "\n  ")}`);
         this.#streamedKind = undefined;
         return;
       case "agent.thought":
-        this.#line(s("dim", `  thinking: ${firstLine(text(data["text"]), THOUGHT_CHARS)}`));
+        this.#line(s("dim", `  thinking: ${firstLine(data["text"], THOUGHT_CHARS)}`));
         return;
       case "plan.updated":
         this.#line(s("cyan", "  plan:"));

@@ -11,7 +11,7 @@ export function providerErrorLine(data: Data): string {
   const status = num(data["status"]);
   const retryAfter = num(data["retry_after_ms"]);
   const facts = [status === undefined ? "" : String(status), retryAfter === undefined ? "" : `retry-after ${waitDuration(retryAfter)}`].filter(Boolean);
-  const message = firstLine(text(data["message"]), PROVIDER_MESSAGE_CHARS);
+  const message = firstLine(data["message"], PROVIDER_MESSAGE_CHARS);
   return `✗ provider error: ${text(data["class"]) || "other"}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}${message === "" ? "" : ` — ${message}`}`;
 }
 

@@ -17,7 +17,7 @@ export const configSchema = z.strictObject({
   permissions: z
     .strictObject({
       rules: z.array(permissionRuleSchema).default([]),
-      /** The built-in rules after the user's: no `git push`, no edit, delete or move outside the workspace. */
+      /** The built-in rules after the user's: no `git push`; no edit, delete or move outside the workspace, in `.baton/` or `.git/`. */
       builtin_rules: z.boolean().default(true),
     })
     .default({ rules: [], builtin_rules: true }),
@@ -27,6 +27,12 @@ export const configSchema = z.strictObject({
       mode: z.enum(["worktree", "in_place"]).default("worktree"),
     })
     .default({ mode: "worktree" }),
+  git: z
+    .strictObject({
+      /** Whether the repository's hooks run for Baton's own git commands (worktree, commit, branch). */
+      hooks: z.boolean().default(false),
+    })
+    .default({ hooks: false }),
   trace: z
     .strictObject({
       /** Cap on one tool call's stored output, in characters; a marker line shows the cut. */
@@ -153,6 +159,12 @@ max_retry_after = "2m"
 # in_place: runs work in the repository itself and nothing is committed.
 mode = "worktree"
 
+[git]
+# Whether the repository's hooks run for Baton's own git commands (making the worktree,
+# the run's commit, deleting a branch). Off: a hook the agent wrote could run as Baton.
+# pre-commit and commit-msg never run for the run's commit.
+hooks = false
+
 [trace]
 # The complete output of each tool call is kept in .baton/runs/<run>/outputs/,
 # cut at this many characters (a marker line shows where).
@@ -174,9 +186,11 @@ max_output_chars = 100000
 
 # Permission requests from agents are answered by rules, first match wins.
 # After your rules come the built-in ones: default:no-git-push (no execute of
-# git push) and default:outside-worktree (no edit, delete or move of a path
-# outside the run's workspace); then default:allow (allowed once). Each decision
-# is recorded in the run's events with the rule that made it.
+# git push), default:outside-worktree (no edit, delete or move of a path
+# outside the run's workspace, through symbolic links too), default:baton-state
+# (none in .baton/) and default:git-dir (none in .git/); then default:allow
+# (allowed once). Each decision is recorded in the run's events with the rule
+# that made it.
 #
 # [permissions]
 # builtin_rules = true    # false turns the built-in rules off

@@ -1,5 +1,6 @@
-import { existsSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
+import { followPath } from "./follow-path.ts";
+import { runsGitPush } from "./git-push-command.ts";
 import type { PermissionQuestion } from "./policy.ts";
 
 /** What the built-in rules need to know about the run. */
@@ -15,53 +16,50 @@ type BuiltinRule = { name: string; matches: (question: PermissionQuestion, conte
 /** Tool kinds that change files. */
 const FILE_CHANGING_KINDS = new Set(["edit", "delete", "move"]);
 
-/**
- * `git push` anywhere in a command: at its start, after `&&`, `||`, `;`, `|`, a subshell or a
- * quote (`sh -c "git push"`), with git's global options (`-C dir`, `-c k=v`, `--no-pager`) in
- * between. A mention inside an argument (`echo "git push"`) is denied too: the policy would
- * rather refuse an echo than let a push through.
- */
-const GIT_PUSH = /(?:^|[\s;&|(`'"])git(?:\s+(?:-[Cc]\s+\S+|--?[A-Za-z][\w-]*(?:=\S*)?))*\s+push(?=$|[\s;&|)`'"])/;
+/** Baton's own folder: its config, rules, logs, index and the runs' worktrees. */
+const BATON_DIR = ".baton";
+/** git's folder (or, in a worktree, the file naming it): hooks and config there run on Baton's next git command. */
+const GIT_DIR = ".git";
 
+/**
+ * In this order, after the user's rules. `outside-worktree` comes before the two that guard
+ * folders: in a worktree (which lives in `.baton/worktrees/`), the repository's `.baton/` and
+ * `.git/`, and other runs' worktrees, are all outside the run's workspace, so those two only
+ * have to look below it (in place, and the checked-out `.baton/` and `.git` of a worktree).
+ */
 export const BUILTIN_RULES: readonly BuiltinRule[] = [
   {
     name: "default:no-git-push",
-    matches: (question) => question.kind === "execute" && GIT_PUSH.test(question.target ?? ""),
+    matches: (question) => question.kind === "execute" && runsGitPush(question.target ?? ""),
   },
   {
     name: "default:outside-worktree",
-    matches: (question, context) =>
-      context.root !== undefined && FILE_CHANGING_KINDS.has(question.kind) && (question.paths ?? []).some((path) => !isInside(context.root as string, path)),
+    matches: (question, context) => changedPaths(question, context).some((path) => path.outside),
+  },
+  {
+    name: "default:baton-state",
+    matches: (question, context) => changedPaths(question, context).some((path) => path.parts.includes(BATON_DIR)),
+  },
+  {
+    name: "default:git-dir",
+    matches: (question, context) => changedPaths(question, context).some((path) => path.parts.includes(GIT_DIR)),
   },
 ];
 
 /**
- * Whether `path` (relative ones resolved against `root`) stays below `root`, `..` resolved.
- * Symbolic links are followed as far as the path exists, so a link inside that points
- * outside does not pass.
+ * Where each path a file-changing call names would land, relative to the workspace: outside
+ * it, or the names of the folders below it (lower-cased: on a case-insensitive file system
+ * `.GIT` is `.git`). None for other calls, or without a root.
  */
-export function isInside(root: string, path: string): boolean {
-  const target = resolve(root, path);
-  if (!lexicallyInside(root, target) && !lexicallyInside(realOrSelf(root), target)) return false;
-  return lexicallyInside(realOrSelf(root), realExistingPrefix(target));
+function changedPaths(question: PermissionQuestion, context: PolicyContext): Array<{ outside: boolean; parts: string[] }> {
+  const root = context.root;
+  if (root === undefined || !FILE_CHANGING_KINDS.has(question.kind)) return [];
+  const realRoot = followPath(root) ?? root;
+  return (question.paths ?? []).map((path) => {
+    const target = followPath(isAbsolute(path) ? path : `${root}${sep}${path}`);
+    const rel = target === undefined ? undefined : relative(realRoot, target);
+    if (rel === undefined || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { outside: true, parts: [] };
+    return { outside: false, parts: rel.toLowerCase().split(sep) };
+  });
 }
 
-function lexicallyInside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The real path of the nearest existing ancestor, with the part that does not exist yet appended. */
-function realExistingPrefix(path: string): string {
-  let existing = path;
-  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  return resolve(realOrSelf(existing), relative(existing, path));
-}

@@ -24,8 +24,9 @@ export type { PolicyContext } from "./builtin-rules.ts";
 export const DEFAULT_RULE: PolicyDecision = { action: "allow", rule: "default:allow" };
 
 /**
- * The user's rules first (the first match decides), then the built-in ones (no `git push`, no
- * edit, delete or move outside the workspace) unless turned off, then allow once.
+ * The user's rules first (the first match decides), then the built-in ones unless turned off
+ * (no `git push`; no edit, delete or move outside the workspace, in Baton's `.baton/` or in a
+ * `.git/`), then allow once.
  *
  * @example decidePermission([], { kind: "execute", target: "git push" }, { root: "/repo" }) // => { action: "deny", rule: "default:no-git-push" }
  */

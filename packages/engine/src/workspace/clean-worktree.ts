@@ -15,9 +15,10 @@ export type CleanOutcome = {
 /**
  * Removes a finished run's worktree (and anything git still lists for it), then deletes its
  * branch only when every commit on it is already in its base; otherwise the branch is kept.
- * Call it only for a run that has ended: this does not check.
+ * Call it only for a run that has ended: this does not check. `gitHooks` (`[git] hooks`) lets
+ * the repository's hooks run for the branch's deletion.
  */
-export async function cleanRunWorktree(root: string, record: RunWorkspaceRecord): Promise<CleanOutcome> {
+export async function cleanRunWorktree(root: string, record: RunWorkspaceRecord, options: { gitHooks?: boolean } = {}): Promise<CleanOutcome> {
   const workspace = record.workspace;
   if (workspace?.kind !== "worktree") return { removedWorktree: false, branch: undefined };
   let removedWorktree = false;
@@ -37,7 +38,7 @@ export async function cleanRunWorktree(root: string, record: RunWorkspaceRecord)
   const base = await mergeBase(root, workspace);
   const unmerged = Number(await git(root, ["rev-list", "--count", `${base.ref}..refs/heads/${name}`]));
   if (unmerged > 0) return { removedWorktree, branch: { name, action: "kept", unmerged, base: base.label } };
-  await git(root, ["branch", "-D", "--quiet", name]);
+  await git(root, ["branch", "-D", "--quiet", name], { hooks: options.gitHooks === true });
   return { removedWorktree, branch: { name, action: "deleted", base: base.label } };
 }
 

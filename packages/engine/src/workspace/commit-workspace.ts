@@ -21,8 +21,9 @@ export async function commitWorkspace(workspace: Workspace, run: { runId: string
   if (files.length === 0) return undefined;
   const subject = commitSubject(run.task);
   const message = `${subject}\n\nBaton run ${run.runId} (run ${run.number}).\n`;
-  // Hooks are checks on hand-made commits; the run's record must not depend on them.
-  await git(cwd, [...(await identityArgs(cwd)), "commit", "--quiet", "--no-verify", "-F", "-"], { input: message });
+  // Hooks are checks on hand-made commits; the run's record must not depend on them. Even with
+  // `[git] hooks = true`, pre-commit and commit-msg are skipped (the others run).
+  await git(cwd, [...(await identityArgs(cwd)), "commit", "--quiet", "--no-verify", "-F", "-"], { input: message, hooks: workspace.gitHooks === true });
   const sha = await git(cwd, ["rev-parse", "HEAD"]);
   return { sha, branch: workspace.branch ?? "", message: subject, files };
 }

@@ -7,11 +7,25 @@ const run = promisify(execFile);
 const GIT_MAX_BUFFER = 256 * 1024 * 1024;
 
 /**
- * Runs git with explicit arguments (no shell) in `cwd` and returns its stdout untrimmed.
- * `input` goes to its stdin. Throws the execFile error (with `stderr`) when git fails.
+ * Baton's git commands run no repository hook: a hook (one the agent wrote, or one a cloned
+ * repository's config points to) would run as Baton, with Baton's environment, when Baton
+ * makes the worktree, commits or deletes a branch. `[git] hooks = true` lets them run.
  */
-export async function gitRaw(cwd: string, args: readonly string[], options: { input?: string } = {}): Promise<string> {
-  const child = run("git", [...args], { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "utf8" });
+const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"] as const;
+
+export type GitOptions = {
+  /** Written to git's stdin. */
+  input?: string;
+  /** True runs the repository's hooks (`[git] hooks`); by default none runs. */
+  hooks?: boolean;
+};
+
+/**
+ * Runs git with explicit arguments (no shell) in `cwd` and returns its stdout untrimmed,
+ * without hooks unless asked. Throws the execFile error (with `stderr`) when git fails.
+ */
+export async function gitRaw(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const child = run("git", [...(options.hooks === true ? [] : NO_HOOKS), ...args], { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "utf8" });
   if (options.input !== undefined) {
     child.child.stdin?.end(options.input);
   }
@@ -20,7 +34,7 @@ export async function gitRaw(cwd: string, args: readonly string[], options: { in
 }
 
 /** Like {@link gitRaw}, trimmed. */
-export async function git(cwd: string, args: readonly string[], options: { input?: string } = {}): Promise<string> {
+export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
   return (await gitRaw(cwd, args, options)).trim();
 }
 

@@ -18,6 +18,8 @@ export type Workspace = {
   baseSha?: string;
   /** Paths of the uncommitted changes copied in (`--include-dirty`). */
   includedDirty?: string[];
+  /** Set when the repository's hooks run for Baton's git commands (`[git] hooks = true`). */
+  gitHooks?: true;
 };
 
 /** Folder of the runs' worktrees, below `.baton/`. */
@@ -35,7 +37,7 @@ export async function openWorkspace(plan: WorkspacePlan, run: { number: number; 
   const branch = `baton/${name}`;
   await ensureIgnored(plan.root, plan.batonDir, path);
   try {
-    await git(plan.root, ["worktree", "add", "--quiet", "-b", branch, path, plan.baseSha]);
+    await git(plan.root, ["worktree", "add", "--quiet", "-b", branch, path, plan.baseSha], { hooks: plan.gitHooks === true });
   } catch (error) {
     throw new BatonError("worktree_failed", `could not create the worktree ${path} on branch ${branch}: ${gitFailure(error)}`, {
       hint: "remove a stale branch or folder of that name (baton clean), then run again",
@@ -43,6 +45,7 @@ export async function openWorkspace(plan: WorkspacePlan, run: { number: number; 
   }
   const workspace: Workspace = { kind: "worktree", path, root: plan.root, branch, base: plan.base, baseSha: plan.baseSha };
   if (plan.baseBranch !== undefined) workspace.baseBranch = plan.baseBranch;
+  if (plan.gitHooks === true) workspace.gitHooks = true;
   if (plan.dirty.length > 0) workspace.includedDirty = await copyDirtyChanges(plan.root, path, plan.dirty);
   return workspace;
 }

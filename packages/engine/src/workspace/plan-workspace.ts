@@ -1,3 +1,4 @@
+import { definedFields } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import { describeDirty, listDirtyFiles, type DirtyFile } from "./dirty-files.ts";
 import { git, gitFailure } from "./git-cli.ts";
@@ -19,6 +20,8 @@ export type WorkspacePlan =
       baseBranch?: string;
       /** Uncommitted changes to copy into the worktree (`--include-dirty`); empty otherwise. */
       dirty: DirtyFile[];
+      /** Set when the repository's hooks run for Baton's git commands (`[git] hooks = true`). */
+      gitHooks?: true;
     };
 
 export type WorkspaceOptions = {
@@ -28,6 +31,8 @@ export type WorkspaceOptions = {
   base?: string;
   includeDirty?: boolean;
   inPlace?: boolean;
+  /** Run the repository's hooks for Baton's git commands (`[git] hooks`). */
+  gitHooks?: boolean;
 };
 
 /** Checks the options against the repository and says where the run will work. */
@@ -48,7 +53,7 @@ export async function planWorkspace(options: WorkspaceOptions): Promise<Workspac
       hint: "commit or stash them first, or pass --include-dirty to copy them into the run's worktree (they become part of the run's commit)",
     });
   }
-  return { kind: "worktree", root, batonDir: options.batonDir, ...base, dirty: options.includeDirty ? dirty : [] };
+  return definedFields({ kind: "worktree" as const, root, batonDir: options.batonDir, ...base, dirty: options.includeDirty ? dirty : [], gitHooks: options.gitHooks === true ? (true as const) : undefined });
 }
 
 async function headBase(root: string): Promise<{ base: string; baseSha: string; baseBranch?: string }> {
