@@ -29,7 +29,7 @@ export function checkStructure(ctx: CheckContext): void {
   if (start === undefined) return;
   const reached = reachableFrom(ctx, start.id);
   for (const node of definition.nodes) {
-    if (!reached.has(node.id)) ctx.report("error", "unreachable", ctx.nodeAt(node), `stage "${node.id}" cannot be reached from "${start.id}"`, `add an edge into "${node.id}", or remove it`);
+    if (!reached.has(node.id) && node.handler !== "exit") ctx.report("error", "unreachable", ctx.nodeAt(node), `stage "${node.id}" cannot be reached from "${start.id}"`, `add an edge into "${node.id}", or remove it`);
   }
   for (const exit of exits) {
     if (reached.has(exit.id)) continue;

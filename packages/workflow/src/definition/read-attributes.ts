@@ -56,6 +56,6 @@ function readKnown(attr: FlatAttr, spec: AttrSpec, kind: ElementKind, where: { f
   result.fields[spec.field] = value.value;
   // A default reaches every node of its scope; only an attribute written on the node itself is misplaced.
   if (kind === "node" && !attr.fromDefault && spec.handlers !== undefined && where.handler !== undefined && !spec.handlers.includes(where.handler)) {
-    report(diagnostic(where.file, attr.keyPos, "warning", "misplaced-attribute", `"${attr.key}" has no effect on ${where.what}, a ${where.handler} stage`, `remove it, or use it on a ${spec.handlers.join(" or ")} stage`));
+    report(diagnostic(where.file, attr.keyPos, "warning", "misplaced-attribute", `"${attr.key}" has no effect on ${where.what}, a ${where.handler} stage`, `remove it: it is for ${spec.handlers.join(" and ")} stages`));
   }
 }

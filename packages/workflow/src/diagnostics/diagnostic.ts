@@ -33,7 +33,12 @@ export function diagnostic(file: string, pos: SourcePos | undefined, severity: S
  * @example formatDiagnostic(d) // "wf.dot:3:5: error missing-prompt: stage \"plan\" has no prompt (fix: add prompt=\"…\")"
  */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.rule}: ${d.message} (fix: ${d.fix})`;
+  return `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.rule}: ${oneLine(d.message)} (fix: ${oneLine(d.fix)})`;
+}
+
+/** A quoted piece of a multi-line value must not break the one-line form. */
+function oneLine(text: string): string {
+  return text.replaceAll(/\r?\n/g, "\\n");
 }
 
 /** File order (line, then column), errors before warnings at the same place. */

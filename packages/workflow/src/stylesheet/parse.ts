@@ -63,7 +63,7 @@ export function parseStylesheet(text: string): ParsedStylesheet {
   return { rules, problems };
 
   function found(): string {
-    return at >= text.length ? "the end of the stylesheet" : `"${text.slice(at, at + 10)}"`;
+    return at >= text.length ? "the end of the stylesheet" : JSON.stringify(text.slice(at, at + 10));
   }
 
   function readSelector(): StyleSelector | undefined {
