@@ -38,7 +38,7 @@ export type WorkflowRunRequest = {
   /** The run's own agent: stages that name none run it. */
   agent: AgentToRun;
   /** Another agent or model for a stage that names one (`agent=`, `model=`, the stylesheet). */
-  resolveAgent: (agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
+  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
   settings: AgentRunSettings;
   router: WorkflowRouter;
   workflow: LoadedWorkflow;
@@ -91,8 +91,9 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
       workspace = await readyWorkspace(sink, (request.start as { workspace: WorkspacePlan }).workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
       start = { node: request.router.startId, context: {}, visits: {}, previous: { outcome: "succeeded" } };
     } else {
-      sink.append("run.started", { attempt: resumed.attempt, resumed: true, pid: process.pid, host: hostname() });
+      // Where to go on is read from the log as it was: the new run.started changes the folded state.
       const point = resumePoint(resumed.state, request.router.startId);
+      sink.append("run.started", { attempt: resumed.attempt, resumed: true, pid: process.pid, host: hostname() });
       for (const open of point.interrupted) {
         sink.inStage(definedFields({ id: open.stage, visit: open.visit, branch: open.branch })).append("stage.failed", {
           stage: open.stage,

@@ -26,7 +26,7 @@ export type StageVisitState = {
 export type GateState = {
   gate: string;
   question: string;
-  options: { label: string; to: string }[];
+  options: { label: string; to: string; key?: string }[];
   freeform: boolean;
   default_choice?: string;
   timeout_ms?: number;
@@ -149,7 +149,7 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
       state.gate = definedFields({
         gate: str(data["gate"]) ?? "",
         question: str(data["question"]) ?? "",
-        options: records(data["options"]).map((option) => ({ label: str(option["label"]) ?? "", to: str(option["to"]) ?? "" })),
+        options: records(data["options"]).map((option) => definedFields({ label: str(option["label"]) ?? "", to: str(option["to"]) ?? "", key: str(option["key"]) })),
         freeform: data["freeform"] === true,
         default_choice: str(data["default_choice"]),
         timeout_ms: num(data["timeout_ms"]),

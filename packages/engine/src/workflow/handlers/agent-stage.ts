@@ -14,7 +14,7 @@ export type AgentStageDeps = {
   startedAt: number;
   router: WorkflowRouter;
   /** The agent a stage runs: its own `agent=`/`model=` (or the stylesheet's), else the run's. */
-  resolveAgent: (agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
+  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
 };
 
 /** A prompt stage answers and changes nothing: every tool call that could change something is refused. */
@@ -29,7 +29,7 @@ export function agentStage(deps: AgentStageDeps, options: { readOnly: boolean })
   return async (stage: StageRun): Promise<StageResult> => {
     const { node } = stage;
     const chosen = deps.router.agentOf(node.id);
-    const agent = await deps.resolveAgent(chosen.agent, chosen.model);
+    const agent = await deps.resolveAgent(node.id, chosen.agent, chosen.model);
     const prompt = await deps.router.prompt(node.id, stage.context);
     const headBefore = options.readOnly ? await headOf(deps.workspace) : undefined;
     let lastMessage = "";
