@@ -4,8 +4,9 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 
 /**
- * Dependencies point inward: protocol knows nothing of Baton and depends on zod only; the
- * engine never reaches up into the CLI or the test kit; no package reaches into another's
+ * Dependencies point inward: protocol knows nothing of Baton and depends on zod only; workflow
+ * (definitions and routing) sits on protocol alone, below the engine; the engine never reaches
+ * up into the CLI or the test kit; no package reaches into another's
  * source by a relative path. Tests and test support may use the test kit.
  */
 const ROOT = join(import.meta.dirname, "..");
@@ -16,9 +17,14 @@ const node = (s: string) => s.startsWith("node:");
 const RULES: Rule[] = [
   { pkg: "protocol", allowed: (s) => s === "zod", description: "zod only" },
   {
+    pkg: "workflow",
+    allowed: (s) => node(s) || ["@baton/protocol/core", "zod"].includes(s),
+    description: "node builtins, @baton/protocol/core, zod",
+  },
+  {
     pkg: "engine",
-    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "zod", "ulid", "smol-toml", "shell-quote"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
-    description: "node builtins, @baton/protocol, zod, ulid, smol-toml, shell-quote, the ACP SDK",
+    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "@baton/workflow", "zod", "ulid", "smol-toml", "shell-quote"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
+    description: "node builtins, @baton/protocol, @baton/workflow, zod, ulid, smol-toml, shell-quote, the ACP SDK",
   },
   {
     pkg: "server",

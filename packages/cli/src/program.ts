@@ -8,7 +8,15 @@ import { VERSION } from "./version.ts";
 
 const EXIT_HELP = `
 Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 stopped at a limit or by
-the model provider (work committed), 124 stopped at the timeout (work committed), 130 cancelled.`;
+the model provider (work committed), 4 a workflow run paused at a gate, 124 stopped at the
+timeout (work committed), 130 cancelled.`;
+
+type ResumeFlags = { json?: boolean; detach?: boolean; timeout?: string; autoApprove?: boolean };
+
+/** Who answers a gate from this terminal: the user's name, as git and the shell know it. */
+function whoAmI(ctx: CliContext): string {
+  return ctx.env["USER"] ?? ctx.env["LOGNAME"] ?? "unknown";
+}
 
 const LIMITS_HELP = `
 Limits: --timeout, --max-cost, --max-tokens, --max-tool-calls (or [limits] in .baton/config.toml;
@@ -26,6 +34,13 @@ branch baton/<number>-<slug> made from HEAD (or --base). When the agent's work e
 failed or cancelled) Baton commits everything in the worktree on that branch. A repository with
 uncommitted changes is refused unless --include-dirty copies them in. See the change with
 \`baton diff RUN\`; remove finished runs' worktrees with \`baton clean\`.
+`;
+
+const WORKFLOW_HELP = `
+Workflows: --workflow runs a graph of stages (agents, commands, gates) with a checkpoint after
+each stage. A human gate pauses the run (exit 4): answer it with baton approve|reject|answer RUN.
+baton resume RUN continues an interrupted or failed run after its last checkpoint. With the fake
+agent, --script may hold one script per stage: {"stages": {"plan": [...], "build": [...]}}.
 `;
 
 const STEPS_HELP = `
@@ -107,9 +122,57 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--require-output <kind>", "what the run must leave: change (a change in its workspace; the default) or none")
     .option("--fallback-model <model>", "switch to this model, once, when the provider stays overloaded")
     .option("-y, --yes", "run unattended: never wait for a person (a timeout is then required)")
-    .addHelpText("after", WORKSPACE_HELP + LIMITS_HELP + STEPS_HELP)
+    .option("--workflow <name|file>", "walk a workflow's stages (.baton/workflows/NAME.dot, a file, or the built-in single); see docs/workflows.md")
+    .option("--auto-approve", "with --workflow: every human gate takes its first option (for CI)")
+    .addHelpText("after", WORKSPACE_HELP + LIMITS_HELP + WORKFLOW_HELP + STEPS_HELP)
     .action(
-      action(async (task: string | undefined, opts: RunOptions) => (await import("./commands/run.ts")).runCommand(context(), task, opts)),
+      action(async (task: string | undefined, opts: RunOptions & { workflow?: string; autoApprove?: boolean }) =>
+        opts.workflow === undefined
+          ? (await import("./commands/run.ts")).runCommand(context(), task, opts)
+          : (await import("./commands/run-workflow.ts")).runWorkflowCommand(context(), task, { ...opts, workflow: opts.workflow }),
+      ),
+    );
+
+  program
+    .command("resume")
+    .description("Continue a paused, interrupted or failed workflow run after its last checkpoint, in the same run and log.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .option("--json", "print the run's new events as NDJSON")
+    .option("--detach", "leave it running in the background")
+    .option("--timeout <duration>", "stop the resumed run after this long")
+    .option("--auto-approve", "every later gate takes its first option")
+    .action(action(async (ref: string, opts: ResumeFlags) => (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts)));
+
+  for (const [name, description] of [
+    ["approve", "Approve the gate a paused workflow run waits at (its first option that is not a way back), and resume the run."],
+    ["reject", "Reject the gate a paused workflow run waits at (its way back, or the gate fails), and resume the run."],
+  ] as const) {
+    program
+      .command(name)
+      .description(description)
+      .argument("<run>", "a run number, a run id, or a unique id prefix")
+      .option("--comment <text>", "recorded with the decision")
+      .option("--json", "print the run's new events as NDJSON")
+      .option("--detach", "leave the resumed run in the background")
+      .action(
+        action(async (ref: string, opts: ResumeFlags & { comment?: string }) =>
+          (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, comment: opts.comment, by: whoAmI(ctx), via: "cli" }),
+        ),
+      );
+  }
+
+  program
+    .command("answer")
+    .description("Answer the gate a paused workflow run waits at with one of its options (label or key), or free text at a freeform gate, and resume the run.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .argument("<answer>", "an option's label or accelerator key, or free text")
+    .option("--comment <text>", "recorded with the decision")
+    .option("--json", "print the run's new events as NDJSON")
+    .option("--detach", "leave the resumed run in the background")
+    .action(
+      action(async (ref: string, value: string, opts: ResumeFlags & { comment?: string }) =>
+        (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, comment: opts.comment, by: whoAmI(ctx), via: "cli" }),
+      ),
     );
 
   program

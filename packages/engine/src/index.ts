@@ -28,3 +28,8 @@ export { DEFAULT_RETRY_SCHEDULE, decideRetry, type RetrySchedule } from "./condu
 export type { RunLimits } from "./conduct/limits.ts";
 export type { ConductAgent } from "./conduct/conductor.ts";
 export { classifyTurnFailure, providerFailureInWords, type ProviderErrorClass, type ProviderClassification } from "./provider/classify.ts";
+export { executeWorkflow, type WorkflowRunRequest, type LoadedWorkflow as RecordedWorkflow } from "./workflow/execute-workflow.ts";
+export type { WorkflowRunResult } from "./workflow/workflow-end.ts";
+export { definitionRouter, loadedWorkflow } from "./workflow/definition-router.ts";
+export { answerGate, type GateDecision } from "./workflow/gate-answer.ts";
+export type { AgentRunSettings, AgentToRun } from "./run/agent-run.ts";

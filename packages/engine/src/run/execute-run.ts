@@ -1,23 +1,20 @@
 import { hostname } from "node:os";
-import { join } from "node:path";
-import type { Usage } from "@baton/protocol";
 import { definedFields } from "@baton/protocol/core";
-import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
+import type { SessionOutcome } from "../acp/agent-session.ts";
 import type { AgentCommand } from "../acp/agent-process.ts";
+import type { ConductAgent } from "../conduct/conductor.ts";
+import type { RetrySchedule } from "../conduct/retry-policy.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
-import { Conductor, type ConductAgent } from "../conduct/conductor.ts";
 import { limitsData, type RunLimits } from "../conduct/limits.ts";
-import { workspaceHasChange } from "../conduct/output-check.ts";
-import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "../conduct/retry-policy.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
-import { TraceStore } from "../trace/trace-store.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
 import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { watchCancelRequest, type CancelRequest } from "./cancel-request.ts";
 import { RunSink, type RunLogWriter } from "./run-sink.ts";
+import { runConductedAgent } from "./agent-run.ts";
 import { decideRunEnd } from "./run-end.ts";
 import { commitRunWork, readyWorkspace } from "./workspace-steps.ts";
 
@@ -126,44 +123,8 @@ function failure(error: unknown, doing: string): { code: string; message: string
   return { code: "internal", message: `Baton ${doing}: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-async function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, workspace: Workspace, signal: AbortSignal, startedAt: number): Promise<SessionOutcome> {
-  const empty: Usage = { input_tokens: 0, output_tokens: 0 };
-  const conductor = new Conductor({
-    task: request.task,
-    sink,
-    limits: request.limits ?? {},
-    retry: request.retry ?? DEFAULT_RETRY_SCHEDULE,
-    agent: request.agent ?? { notices: false, provider_error_prefixes: [] },
-    ...(request.fallbackModel === undefined ? {} : { fallbackModel: request.fallbackModel }),
-    ...(request.requireOutput === "change" ? { hasOutput: () => workspaceHasChange(workspace) } : {}),
-    cancelGraceMs: request.cancelGraceMs,
-    signal,
-    startedAt,
-  });
-  try {
-    return await runAgentSession({
-      agentName: request.agentName,
-      command: { ...request.command, cwd: workspace.path },
-      conduct: (live) => conductor.conduct(live),
-      onToolFinished: (call) => conductor.onToolFinished(call),
-      sink,
-      redactor: request.redactor,
-      transcriptPath: join(writer.dir, "acp.jsonl"),
-      rules: request.rules,
-      builtinRules: request.builtinRules !== false,
-      trace: new TraceStore({ runDir: writer.dir, redactor: request.redactor, ...(request.maxOutputChars === undefined ? {} : { maxChars: request.maxOutputChars }) }),
-      cancelGraceMs: request.cancelGraceMs,
-      signal,
-      now: request.now,
-      clientVersion: request.version,
-      ...(request.setup === undefined ? {} : { setup: request.setup }),
-    });
-  } catch (error) {
-    const info = isBatonError(error)
-      ? { code: error.code, message: error.toLine() }
-      : { code: "internal", message: `Baton failed while running the agent: ${error instanceof Error ? error.message : String(error)}` };
-    return { kind: "failed", error: info, usage: empty, turns: 0 };
-  }
+function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, workspace: Workspace, signal: AbortSignal, startedAt: number): Promise<SessionOutcome> {
+  return runConductedAgent(sink, { dir: writer.dir, settings: request, agent: request, prompt: request.task, workspace, signal, startedAt });
 }
 
 function isCancelRequest(value: unknown): value is CancelRequest {

@@ -92,9 +92,10 @@ export class Store implements AsyncDisposable {
   /**
    * Takes the writer of an existing run (to resume it): takes its lock, cuts a torn tail,
    * and continues its seq. Throws `run_locked` when a live process writes it, `run_ended`
-   * when it has a final event.
+   * when it has a final event (unless `resumeFailed` and that event is `run.failed`: a
+   * workflow run resumed after a failure continues its log).
    */
-  async openWriter(runId: string): Promise<RunWriter> {
+  async openWriter(runId: string, options: { resumeFailed?: boolean } = {}): Promise<RunWriter> {
     this.#checkOpen();
     const paths = this.#existingRunPaths(runId);
     const lock = acquireWriterLock(paths, runId, this.#context.identity, this.#context.now().toISOString());
@@ -105,7 +106,9 @@ export class Store implements AsyncDisposable {
       lock.release();
       throw error;
     }
-    if (isFinalType(opened.lastType ?? "")) {
+    // A failed run may be resumed: its next event is the resume's `run.started`.
+    const resumable = options.resumeFailed === true && opened.lastType === "run.failed";
+    if (isFinalType(opened.lastType ?? "") && !resumable) {
       fs.closeSync(opened.fd);
       opened.commitHint.close();
       lock.release();

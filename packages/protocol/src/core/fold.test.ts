@@ -342,3 +342,18 @@ test("workspace.ready and git.committed give the run its workspace, branch and c
   assert.deepEqual(state.commit, { sha: "89abcdef", branch: "baton/7-fix-the-flaky-date-test", message: "Fix the flaky date test", files: 2 });
   assert.deepEqual(state.warnings, []);
 });
+
+test("a failed run resumed by a new run.started (resumed) is running again, without a warning; any other event after the failure is warned about", () => {
+  const failed: [string, Record<string, unknown>][] = [
+    [...created],
+    [...started],
+    ["run.failed", { error: { code: "interrupted", message: "its writer died" } }],
+  ];
+  const resumed = foldRun(logOf([...failed, ["run.started", { attempt: 2, resumed: true, pid: 2, host: "h" }]]));
+  assert.equal(resumed.status, "running");
+  assert.equal(resumed.error, undefined);
+  assert.deepEqual(resumed.warnings, []);
+  const late = foldRun(logOf([...failed, ["log", { level: "info", message: "late" }]]));
+  assert.equal(late.status, "failed");
+  assert.match(late.warnings[0] ?? "", /after the run ended/);
+});

@@ -101,7 +101,9 @@ export function applyEvent(state: RunState, event: Envelope): void {
     state.last_seq = Math.max(state.last_seq, event.seq);
     state.counts.events += 1;
   }
-  const ended = isFinalStatus(state.status);
+  // A failed workflow run can be resumed (`baton resume`): its new `run.started` reopens it.
+  const reopens = event.type === "run.started" && data["resumed"] === true && state.status === "failed";
+  const ended = isFinalStatus(state.status) && !reopens;
   if (ended && event.seq !== undefined) warn(`${event.type} after the run ended`);
 
   switch (event.type) {
@@ -115,10 +117,12 @@ export function applyEvent(state: RunState, event: Envelope): void {
     case "run.started":
       state.started_at ??= event.at;
       if (ended) break;
-      // A resume after a pause: the run is active again, so the pause's end no longer holds.
+      // A resume after a pause or a failure: the run is active again, so that end no longer holds.
       state.status = "running";
       delete state.ended_at;
       delete state.duration_ms;
+      delete state.error;
+      delete state.provider_error;
       break;
     // A final event is the run's outcome: a second one (a broken log) is warned about above
     // and does not overwrite the first.

@@ -26,9 +26,12 @@ export type StageVisitState = {
 export type GateState = {
   gate: string;
   question: string;
-  options: { label: string; to: string }[];
+  options: { label: string; to: string; key?: string }[];
   freeform: boolean;
   default_choice?: string;
+  timeout_ms?: number;
+  /** When it was asked (the event's time): a gate's timeout counts from here. */
+  requested_at: string;
 };
 
 export type CheckpointState = {
@@ -52,10 +55,12 @@ export type WorkflowState = {
   /** Every checkpoint, oldest first: resume takes the last, fork any. */
   checkpoints: CheckpointState[];
   context: Record<string, unknown>;
+  /** Each wait stage visit's deadline, by `stage@visit`: a resumed wait keeps it. */
+  waits: Record<string, string>;
 };
 
 export function initialWorkflowState(): WorkflowState {
-  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {} };
+  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {}, waits: {} };
 }
 
 /** The attempts still running (started, not yet completed or failed). */
@@ -144,11 +149,20 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
       state.gate = definedFields({
         gate: str(data["gate"]) ?? "",
         question: str(data["question"]) ?? "",
-        options: records(data["options"]).map((option) => ({ label: str(option["label"]) ?? "", to: str(option["to"]) ?? "" })),
+        options: records(data["options"]).map((option) => definedFields({ label: str(option["label"]) ?? "", to: str(option["to"]) ?? "", key: str(option["key"]) })),
         freeform: data["freeform"] === true,
         default_choice: str(data["default_choice"]),
+        timeout_ms: num(data["timeout_ms"]),
+        requested_at: event.at,
       });
       break;
+    case "wait.started": {
+      const until = str(data["until"]);
+      if (until !== undefined && event.stage !== undefined) {
+        Object.defineProperty(state.waits, `${event.stage.id}@${event.stage.visit}`, { value: until, enumerable: true, writable: true, configurable: true });
+      }
+      break;
+    }
     case "approval.resolved":
       if (state.gate === undefined || state.gate.gate !== str(data["gate"])) warn(`approval.resolved for gate ${String(data["gate"])} that is not waiting`);
       delete state.gate;

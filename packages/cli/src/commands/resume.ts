@@ -1,0 +1,102 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { BatonError, executeWorkflow, loadConfig, openStore, Redactor, secretsFromEnv, type GateDecision } from "@baton/engine";
+import { definedFields, foldRun, type Envelope } from "@baton/protocol/core";
+import { agentRegistry } from "../agent-registry.ts";
+import { EXIT, type CliContext } from "../context.ts";
+import { locateProject } from "../project.ts";
+import { resolveLimits } from "../run-limits.ts";
+import { VERSION } from "../version.ts";
+import { readLaunch } from "./run-launch.ts";
+import { eventView } from "./run-view.ts";
+import { nextSteps } from "./run-workflow.ts";
+import { agentRunSettings, loadRunWorkflow, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
+import { checkDecision } from "./gate-decision.ts";
+
+export type ResumeOptions = { json?: boolean; detach?: boolean; autoApprove?: boolean; timeout?: string };
+
+/**
+ * `baton resume RUN` (and, with a decision, `baton approve|reject|answer RUN`): continues a
+ * paused, interrupted or failed workflow run after its last checkpoint, in the same log. Every
+ * check comes first: a run that cannot go on, or an answer that fits no option, changes nothing.
+ */
+export async function resumeCommand(ctx: CliContext, ref: string, options: ResumeOptions, decision?: GateDecision): Promise<number> {
+  const project = await locateProject(ctx.cwd);
+  const config = await loadConfig(project.batonDir);
+  let runId: string;
+  let state;
+  let attempts = 0;
+  {
+    await using store = await openStore(project.batonDir);
+    const run = store.resolveRun(ref);
+    runId = run.id;
+    // A run whose process was killed is ended as interrupted first: then it can be resumed.
+    await store.recoverIfAbandoned(run.id);
+    const events: Envelope[] = [];
+    for await (const event of store.readRun(run.id)) {
+      events.push(event);
+      if (event.type === "run.started") attempts += 1;
+    }
+    state = foldRun(events);
+  }
+  const label = `run ${state.number ?? ref}`;
+  if (state.workflow.name === undefined) throw new BatonError("not_resumable", `${label} is not a workflow run`, { hint: "only runs started with --workflow can be resumed" });
+  if (decision === undefined && state.status === "paused" && state.workflow.gate !== undefined) {
+    throw new BatonError("awaiting_answer", `${label} waits at gate "${state.workflow.gate.gate}"`, { hint: `answer it: baton approve ${state.number} · baton reject ${state.number} · baton answer ${state.number} CHOICE` });
+  }
+  if (decision !== undefined) checkDecision(state, label, decision);
+  if (state.status !== "paused" && state.status !== "failed") {
+    throw new BatonError("not_resumable", `${label} is ${state.status}: only a paused or failed run can be resumed`, { hint: state.status === "running" ? `it is still running: baton events ${state.number} --follow` : `start a new run, or fork it: baton fork ${state.number} --at STAGE` });
+  }
+  if (options.detach === true) return detach(ctx, ref, options, decision);
+  const launch = await readLaunch(`${project.batonDir}/runs/${runId}`);
+  if (launch === undefined) throw new BatonError("not_resumable", `${label} has no record of how its agents were started`, { hint: "start a new run" });
+  const workflowFile = state.workflow.name === "single" ? "single" : (await workflowFileOf(project.root, runId, project.batonDir)) ?? state.workflow.name;
+  const definition = await loadRunWorkflow(workflowFile, ctx, project);
+  const registry = agentRegistry(config);
+  const script = launch.script === undefined ? undefined : await stageScripts(launch.script);
+  const resolveAgent = stageAgentResolver(ctx, project, registry, { name: launch.agent, model: launch.model, script });
+  const task = state.task ?? "";
+  const parts = await workflowRequestParts(definition, task, project, ctx.env);
+  await using store = await openStore(project.batonDir);
+  const writer = await store.openWriter(runId, { resumeFailed: true });
+  const unsubscribe = writer.subscribe(eventView(ctx.stdout, options.json === true));
+  try {
+    const result = await executeWorkflow(writer, {
+      ...parts,
+      task,
+      agent: await resolveAgent("", undefined, undefined),
+      resolveAgent,
+      settings: agentRunSettings(config, { limits: resolveLimits(definedFields({ timeout: options.timeout }), config, ctx.env), redactor: new Redactor(secretsFromEnv(ctx.env)), now: () => new Date(), version: VERSION }),
+      repo: { root: project.root, dirty: false },
+      autoApprove: options.autoApprove === true,
+      signal: ctx.signal,
+      start: { kind: "resume", state, attempt: attempts + 1, decision },
+    });
+    if (options.json !== true) ctx.stdout.write(nextSteps(result));
+    return workflowExitCode(result);
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** The workflow file the run recorded in `workflow.loaded`, relative to the repository root. */
+async function workflowFileOf(root: string, runId: string, batonDir: string): Promise<string | undefined> {
+  await using store = await openStore(batonDir);
+  for await (const event of store.readRun(runId)) {
+    if (event.type === "workflow.loaded" && typeof event.data["file"] === "string") return `${root}/${event.data["file"]}`;
+  }
+  return undefined;
+}
+
+/** `--detach`: the same command in a process of its own that outlives this one; prints where to follow it. */
+function detach(ctx: CliContext, ref: string, options: ResumeOptions, decision: GateDecision | undefined): number {
+  const bin = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
+  const args = decision === undefined ? ["resume", ref] : decision.kind === "answer" ? ["answer", ref, decision.value ?? ""] : [decision.kind, ref];
+  if (decision?.comment !== undefined) args.push("--comment", decision.comment);
+  if (options.autoApprove === true) args.push("--auto-approve");
+  const child = spawn(process.execPath, [bin, "-C", ctx.cwd, ...args], { detached: true, stdio: "ignore", env: { ...ctx.env } as NodeJS.ProcessEnv });
+  child.unref();
+  ctx.stdout.write(`resumed in the background: baton events ${ref} --follow\n`);
+  return EXIT.succeeded;
+}

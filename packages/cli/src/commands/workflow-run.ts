@@ -1,0 +1,144 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  BatonError,
+  definitionRouter,
+  executeWorkflow,
+  findAgent,
+  loadedWorkflow,
+  prepareAgentLaunch,
+  type AgentRegistry,
+  type AgentRunSettings,
+  type AgentToRun,
+  type BatonConfig,
+  type WorkflowRunRequest,
+  type WorkflowRunResult,
+} from "@baton/engine";
+import { isWorkflowError, loadValidWorkflow, type WorkflowDefinition } from "@baton/workflow";
+import { validateScript } from "@baton/testkit/launch";
+import { definedFields } from "@baton/protocol/core";
+import { EXIT, type CliContext } from "../context.ts";
+import type { Project } from "../project.ts";
+
+/** A run paused at a human gate: not 0, 1, 2, 3, 124 or 130, so a script can tell it apart. */
+export const PAUSED_EXIT = 4;
+
+/** Reads a workflow by name or path; its errors become Baton's one-line usage errors. */
+export async function loadRunWorkflow(ref: string, ctx: CliContext, project: Project): Promise<WorkflowDefinition> {
+  try {
+    return (await loadValidWorkflow(ref, { cwd: ctx.cwd, projectRoot: project.root })).definition;
+  } catch (error) {
+    if (isWorkflowError(error)) throw new BatonError(error.code, error.message, definedFields({ hint: error.hint }));
+    throw error;
+  }
+}
+
+/**
+ * The fake agent's script for a workflow: one script for every stage, or
+ * `{"stages": {"<stage id>": <script>, …}}` with one per stage (a stage without one ends its
+ * turn at once). Every stage's script is checked before the run exists.
+ */
+export async function stageScripts(path: string): Promise<(stage: string) => string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new BatonError("bad_script", `${path}: ${(error as Error).message}`, { hint: "the script must be a JSON file" });
+  }
+  const stages = typeof value === "object" && value !== null && !Array.isArray(value) && "stages" in value ? (value as { stages: unknown }).stages : undefined;
+  if (stages === undefined) {
+    const script = JSON.stringify(check(value, path));
+    return () => script;
+  }
+  if (typeof stages !== "object" || stages === null || Array.isArray(stages)) throw new BatonError("bad_script", `${path}: "stages" must map stage ids to scripts`, { hint: 'write {"stages": {"plan": [{"say": "…"}]}}' });
+  const byStage = new Map(Object.entries(stages).map(([stage, script]) => [stage, JSON.stringify(check(script, `${path} stage "${stage}"`))]));
+  return (stage) => byStage.get(stage) ?? "[]";
+}
+
+function check(value: unknown, source: string) {
+  try {
+    return validateScript(value, source);
+  } catch (error) {
+    throw new BatonError("bad_script", (error as Error).message, { hint: "fix the script; `baton run --help` lists the steps" });
+  }
+}
+
+/** Starts each stage's agent: its own `agent=`/`model=` (or the stylesheet's), else the run's. */
+export function stageAgentResolver(ctx: CliContext, project: Project, registry: AgentRegistry, runAgent: { name: string; model?: string | undefined; script?: ((stage: string) => string) | undefined }) {
+  return async (stage: string, agent: string | undefined, model: string | undefined): Promise<AgentToRun> => {
+    const name = agent ?? runAgent.name;
+    const entry = findAgent(registry, name);
+    const scriptArgs = entry.script_arg !== undefined && runAgent.script !== undefined ? ["--script-json", runAgent.script(stage)] : [];
+    if (entry.script_arg !== undefined && runAgent.script === undefined) {
+      throw new BatonError("usage", `stage "${stage}" runs the ${name} agent, which needs a script`, { hint: "pass --script FILE" });
+    }
+    const launch = await prepareAgentLaunch(name, entry, definedFields({ env: ctx.env, cwd: project.root, extraArgs: scriptArgs, model: model ?? runAgent.model }));
+    return definedFields({
+      agentName: name,
+      command: { command: launch.command, args: launch.args, env: launch.env },
+      setup: launch.session,
+      agent: definedFields({
+        notices: entry.notices,
+        provider_error_prefixes: entry.provider_error_prefixes,
+        rate_limit_code: entry.rate_limit_code,
+        stallTimeoutMs: entry.stall_timeout === undefined ? undefined : entry.stall_timeout * 1_000,
+      }),
+    });
+  };
+}
+
+/** What a workflow run's settings are, from the config and the command line. */
+export function agentRunSettings(config: BatonConfig, extra: Pick<AgentRunSettings, "limits" | "redactor" | "now" | "version">): AgentRunSettings {
+  return {
+    ...extra,
+    rules: config.permissions.rules,
+    builtinRules: config.permissions.builtin_rules,
+    maxOutputChars: config.trace.max_output_chars,
+    cancelGraceMs: config.session.cancel_grace_ms,
+    retry: { rateLimitedMs: config.retry.rate_limited, overloadedMs: config.retry.overloaded, jitter: config.retry.jitter, maxRetryAfterMs: config.retry.max_retry_after },
+    requireOutput: "none",
+  };
+}
+
+/** The parts of a workflow run request that a new run and a resumed one share. */
+export async function workflowRequestParts(definition: WorkflowDefinition, task: string, project: Project, env: Record<string, string | undefined>): Promise<Pick<WorkflowRunRequest, "router" | "workflow" | "commandEnv">> {
+  return {
+    router: definitionRouter(definition, { task, baseDir: project.root }),
+    workflow: await loadedWorkflow(definition, project.root),
+    commandEnv: commandEnvironment(env),
+  };
+}
+
+/** Command stages get a small, built environment, like an agent: no secrets of Baton's own. */
+function commandEnvironment(env: Record<string, string | undefined>): Record<string, string> {
+  const keep = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ"];
+  const out: Record<string, string> = {};
+  for (const name of keep) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** 0 succeeded, 1 failed, 3 stopped (124 at the timeout), 4 paused at a gate, 130 cancelled. */
+export function workflowExitCode(result: WorkflowRunResult): number {
+  switch (result.status) {
+    case "succeeded":
+      return EXIT.succeeded;
+    case "paused":
+      return PAUSED_EXIT;
+    case "stopped":
+      return result.stoppedBy === "time" ? EXIT.timedOut : EXIT.stopped;
+    case "cancelled":
+      return EXIT.cancelled;
+    default:
+      return EXIT.failed;
+  }
+}
+
+export function resolveScriptPath(ctx: CliContext, script: string): string {
+  return resolve(ctx.cwd, script);
+}
+
+export type { WorkflowRunRequest };
+export { executeWorkflow };

@@ -1,0 +1,93 @@
+import { join } from "node:path";
+import type { Usage } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
+import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
+import type { AgentCommand } from "../acp/agent-process.ts";
+import type { SessionSetup } from "../agents/agent-launch.ts";
+import { Conductor, type ConductAgent } from "../conduct/conductor.ts";
+import type { RunLimits } from "../conduct/limits.ts";
+import { workspaceHasChange } from "../conduct/output-check.ts";
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "../conduct/retry-policy.ts";
+import { isBatonError } from "../errors.ts";
+import type { PermissionRule } from "../permissions/policy.ts";
+import type { Redactor } from "../redaction/redactor.ts";
+import { TraceStore } from "../trace/trace-store.ts";
+import type { Workspace } from "../workspace/open-workspace.ts";
+import type { RunSink } from "./run-sink.ts";
+
+/** One agent as a run starts it: its name, command, session setup and the conductor's facts from its registry entry. */
+export type AgentToRun = {
+  agentName: string;
+  /** The agent's command; it runs in the workspace. */
+  command: Omit<AgentCommand, "cwd">;
+  setup?: SessionSetup | undefined;
+  agent?: ConductAgent | undefined;
+  fallbackModel?: string | undefined;
+};
+
+/** What every agent session of a run shares: its limits, rules, trace caps and clocks. */
+export type AgentRunSettings = {
+  rules: readonly PermissionRule[];
+  builtinRules?: boolean | undefined;
+  maxOutputChars?: number | undefined;
+  cancelGraceMs: number;
+  limits?: RunLimits | undefined;
+  retry?: RetrySchedule | undefined;
+  requireOutput?: "change" | "none" | undefined;
+  redactor: Redactor;
+  now: () => Date;
+  version: string;
+};
+
+/**
+ * Runs one prompt through one agent session under the conductor (limits, retries, stalls,
+ * loops, hand-back) and returns how it ended. Baton's own failures become a failed outcome:
+ * this never throws for what an agent did.
+ */
+export async function runConductedAgent(
+  sink: RunSink,
+  run: { dir: string; settings: AgentRunSettings; agent: AgentToRun; prompt: string; workspace: Workspace; signal: AbortSignal; startedAt: number },
+): Promise<SessionOutcome> {
+  const { settings, agent } = run;
+  const empty: Usage = { input_tokens: 0, output_tokens: 0 };
+  const conductor = new Conductor(
+    definedFields({
+      task: run.prompt,
+      sink,
+      limits: settings.limits ?? {},
+      retry: settings.retry ?? DEFAULT_RETRY_SCHEDULE,
+      agent: agent.agent ?? { notices: false, provider_error_prefixes: [] },
+      fallbackModel: agent.fallbackModel,
+      hasOutput: settings.requireOutput === "change" ? () => workspaceHasChange(run.workspace) : undefined,
+      cancelGraceMs: settings.cancelGraceMs,
+      signal: run.signal,
+      startedAt: run.startedAt,
+    }),
+  );
+  try {
+    return await runAgentSession(
+      definedFields({
+        agentName: agent.agentName,
+        command: { ...agent.command, cwd: run.workspace.path },
+        conduct: (live: Parameters<Conductor["conduct"]>[0]) => conductor.conduct(live),
+        onToolFinished: (call: Parameters<Conductor["onToolFinished"]>[0]) => conductor.onToolFinished(call),
+        sink,
+        redactor: settings.redactor,
+        transcriptPath: join(run.dir, "acp.jsonl"),
+        rules: settings.rules,
+        builtinRules: settings.builtinRules !== false,
+        trace: new TraceStore(definedFields({ runDir: run.dir, redactor: settings.redactor, maxChars: settings.maxOutputChars })),
+        cancelGraceMs: settings.cancelGraceMs,
+        signal: run.signal,
+        now: settings.now,
+        clientVersion: settings.version,
+        setup: agent.setup,
+      }),
+    );
+  } catch (error) {
+    const info = isBatonError(error)
+      ? { code: error.code, message: error.toLine() }
+      : { code: "internal", message: `Baton failed while running the agent: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: "failed", error: info, usage: empty, turns: 0 };
+  }
+}

@@ -1,0 +1,189 @@
+import { hostname } from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
+import { definedFields, type RunState } from "@baton/protocol/core";
+import { limitsData } from "../conduct/limits.ts";
+import { isBatonError } from "../errors.ts";
+import type { RepoInfo } from "../git/repo.ts";
+import type { AgentRunSettings, AgentToRun } from "../run/agent-run.ts";
+import { watchCancelRequest, type CancelRequest } from "../run/cancel-request.ts";
+import { RunSink, type RunLogWriter } from "../run/run-sink.ts";
+import { readyWorkspace } from "../run/workspace-steps.ts";
+import { TraceStore } from "../trace/trace-store.ts";
+import { git } from "../workspace/git-cli.ts";
+import type { Workspace } from "../workspace/open-workspace.ts";
+import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
+import { commitStage } from "./commit-stage.ts";
+import type { GateDecision } from "./gate-answer.ts";
+import { agentStage } from "./handlers/agent-stage.ts";
+import { commandStage } from "./handlers/command-stage.ts";
+import { gateStage } from "./handlers/gate-stage.ts";
+import { conditionalStage, markerStage, waitStage } from "./handlers/simple-stages.ts";
+import { resumePoint } from "./resume-point.ts";
+import { walkWorkflow, type WalkStart } from "./walk-workflow.ts";
+import { decideWorkflowEnd, type WorkflowRunResult } from "./workflow-end.ts";
+import type { WorkflowRouter } from "./workflow-router.ts";
+
+/** The workflow as `workflow.loaded` records it. */
+export type LoadedWorkflow = {
+  name: string;
+  file?: string | undefined;
+  sha256?: string | undefined;
+  goal?: string | undefined;
+  nodes: { id: string; label?: string; handler: string }[];
+  edges: { from: string; to: string; label?: string; condition?: string }[];
+};
+
+export type WorkflowRunRequest = {
+  task: string;
+  /** The run's own agent: stages that name none run it. */
+  agent: AgentToRun;
+  /** Another agent or model for a stage that names one (`agent=`, `model=`, the stylesheet). */
+  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
+  settings: AgentRunSettings;
+  router: WorkflowRouter;
+  workflow: LoadedWorkflow;
+  repo: RepoInfo;
+  /** `--auto-approve`: every gate takes its first option. */
+  autoApprove: boolean;
+  /** The base environment of command stages. */
+  commandEnv: Record<string, string>;
+  signal: AbortSignal;
+  /** A new run: where it works. A resumed one: its folded log, and the decision it brings to its gate. */
+  start: { kind: "new"; workspace: WorkspacePlan } | { kind: "resume"; state: RunState; attempt: number; decision?: GateDecision | undefined };
+};
+
+/**
+ * Runs a workflow from its start (or resumes it after its last checkpoint) to one terminal
+ * event: `run.completed`, `run.failed`, `run.cancelled`, or `run.paused` at a gate. The log is
+ * closed on every path.
+ */
+export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRunRequest): Promise<WorkflowRunResult> {
+  const resumed = request.start.kind === "resume" ? request.start : undefined;
+  // A resumed run's sink starts from its folded log: run-wide limits and goal gates see every attempt.
+  const sink = new RunSink(writer, request.settings.redactor, resumed === undefined ? undefined : { state: resumed.state, listeners: new Set() });
+  const started = request.settings.now().getTime();
+  const startedMono = performance.now();
+  const cancel = new AbortController();
+  let cancelRequest: CancelRequest | undefined;
+  const onAbort = () => {
+    const reason: unknown = request.signal.reason;
+    cancelRequest = typeof reason === "object" && reason !== null && typeof (reason as CancelRequest).by === "string" ? (reason as CancelRequest) : { by: "user" };
+    cancel.abort();
+  };
+  if (request.signal.aborted) onAbort();
+  else request.signal.addEventListener("abort", onAbort, { once: true });
+  const stopWatching = watchCancelRequest(writer.dir, (fromFile) => {
+    cancelRequest ??= fromFile;
+    cancel.abort();
+  });
+  let result: WorkflowRunResult = { runId: writer.runId, number: writer.number, status: "failed" };
+  try {
+    let workspace: Workspace | { code: string; message: string };
+    let start: WalkStart;
+    if (resumed === undefined) {
+      const limits = limitsData(request.settings.limits ?? {});
+      sink.append(
+        "run.created",
+        definedFields({ number: writer.number, task: request.task, agent: request.agent.agentName, model: request.agent.setup?.model, workflow: request.workflow.name, repo: request.repo, limits: Object.keys(limits).length === 0 ? undefined : limits }),
+      );
+      sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
+      sink.append("workflow.loaded", definedFields({ ...request.workflow }));
+      workspace = await readyWorkspace(sink, (request.start as { workspace: WorkspacePlan }).workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
+      start = { node: request.router.startId, context: {}, visits: {}, previous: { outcome: "succeeded" } };
+    } else {
+      // Where to go on is read from the log as it was: the new run.started changes the folded state.
+      const point = resumePoint(resumed.state, request.router.startId);
+      sink.append("run.started", { attempt: resumed.attempt, resumed: true, pid: process.pid, host: hostname() });
+      for (const open of point.interrupted) {
+        sink.inStage(definedFields({ id: open.stage, visit: open.visit, branch: open.branch })).append("stage.failed", {
+          stage: open.stage,
+          visit: open.visit,
+          error: { code: "interrupted", message: "the process running this stage ended before it did; the visit runs again" },
+          class: "transient_infra",
+          will_retry: false,
+          duration_ms: 0,
+        });
+      }
+      workspace = await existingWorkspace(resumed.state);
+      if (!("code" in workspace)) await salvage(sink, workspace, writer, request.task, point.interrupted[0]);
+      start = point.start;
+    }
+    if ("code" in workspace) {
+      sink.append("run.failed", { error: workspace });
+      return (result = { ...result, status: "failed", error: workspace });
+    }
+    const ready = workspace;
+    const trace = new TraceStore(definedFields({ runDir: writer.dir, redactor: request.settings.redactor, maxChars: request.settings.maxOutputChars }));
+    let decision = resumed?.decision;
+    const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
+    const agentDeps = { runDir: writer.dir, settings: request.settings, workspace: ready, startedAt: startedMono, router: request.router, resolveAgent: request.resolveAgent };
+    const end = await walkWorkflow({
+      router: request.router,
+      sink,
+      start,
+      signal: cancel.signal,
+      sleep,
+      checkpointCommit: (stage) => commitStage(stage.sink, ready, { runId: writer.runId, number: writer.number, task: request.task }, stage),
+      handlers: {
+        start: markerStage,
+        exit: markerStage,
+        conditional: conditionalStage,
+        agent: agentStage(agentDeps, { readOnly: false }),
+        prompt: agentStage(agentDeps, { readOnly: true }),
+        command: commandStage({ cwd: ready.path, env: request.commandEnv, trace, redactor: request.settings.redactor }),
+        human: gateStage({
+          router: request.router,
+          autoApprove: request.autoApprove,
+          now: request.settings.now,
+          takeDecision: () => {
+            const taken = decision;
+            decision = undefined;
+            return taken;
+          },
+        }),
+        wait: waitStage({ now: request.settings.now, sleep }),
+      },
+    });
+    const head = ready.kind === "worktree" ? await git(ready.path, ["rev-parse", "HEAD"]).catch(() => undefined) : undefined;
+    const decided = decideWorkflowEnd({
+      end,
+      cancelledBy: cancelRequest,
+      usage: sink.state.usage,
+      costUsd: sink.state.cost_usd,
+      durationMs: request.settings.now().getTime() - started,
+      commit: head !== undefined && head !== ready.baseSha ? head : undefined,
+    });
+    sink.append(decided.final.type, decided.final.data);
+    result = { ...result, ...decided.result };
+  } finally {
+    stopWatching();
+    request.signal.removeEventListener("abort", onAbort);
+    await writer.close();
+  }
+  return result;
+}
+
+/** A resumed run works where it worked before: its worktree must still be there. */
+async function existingWorkspace(state: RunState): Promise<Workspace | { code: string; message: string }> {
+  const recorded = state.workspace;
+  if (recorded === undefined) return { code: "no_workspace", message: "the run never made its workspace; start it again" };
+  const kind = recorded.kind === "in_place" ? "in_place" : "worktree";
+  const exists = await git(recorded.path, ["rev-parse", "--show-toplevel"]).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return { code: "workspace_missing", message: `the run's worktree ${recorded.path} is gone (was it cleaned?): it cannot be resumed; fork it instead` };
+  return definedFields({ kind, path: recorded.path, root: recorded.path, branch: recorded.branch, base: recorded.base, baseSha: recorded.base_sha }) as Workspace;
+}
+
+/** What a crashed visit left uncommitted is kept: one salvage commit, before the visit runs again. */
+async function salvage(sink: RunSink, workspace: Workspace, writer: RunLogWriter, task: string, visit: { stage: string; visit: number } | undefined): Promise<void> {
+  if (workspace.kind !== "worktree") return;
+  const scoped = visit === undefined ? sink : sink.inStage({ id: visit.stage, visit: visit.visit });
+  await commitStage(scoped, workspace, { runId: writer.runId, number: writer.number, task }, undefined, "salvage");
+}
+
+function failure(error: unknown, doing: string): { code: string; message: string } {
+  if (isBatonError(error)) return { code: error.code, message: error.toLine() };
+  return { code: "internal", message: `Baton ${doing}: ${error instanceof Error ? error.message : String(error)}` };
+}

@@ -1,0 +1,45 @@
+import { openStages, type RunState } from "@baton/protocol/core";
+import { BatonError } from "../errors.ts";
+import type { WalkStart } from "./walk-workflow.ts";
+import type { StageOutcome } from "./stage-result.ts";
+
+/** Where a resumed run goes on, from its folded log alone (the log is the state). */
+export type ResumePoint = {
+  start: WalkStart;
+  /** Stage visits a crash left open (not a waiting gate): closed as interrupted before the walk goes on. */
+  interrupted: { stage: string; visit: number; branch?: string | undefined }[];
+};
+
+/**
+ * The walk's start for `baton resume` (and for an answered gate): after the last checkpoint,
+ * with its context and visit counts, so the visit in flight runs again and no completed visit
+ * does. A gate that waits keeps its open visit. Refuses a run that cannot go on.
+ */
+export function resumePoint(state: RunState, startId: string): ResumePoint {
+  if (state.status !== "paused" && state.status !== "failed") {
+    throw new BatonError("not_resumable", `run ${state.number ?? state.run ?? ""} is ${state.status}: only a paused or failed run can be resumed`, {
+      hint: state.status === "running" ? "it is still running; follow it with baton events RUN --follow" : "start a new run, or fork this one with baton fork RUN --at STAGE",
+    });
+  }
+  const workflow = state.workflow;
+  const checkpoint = workflow.checkpoints.at(-1);
+  const open = openStages(workflow);
+  const gate = workflow.gate;
+  const waiting = gate === undefined ? undefined : open.find((visit) => visit.stage === gate.gate && visit.branch === undefined);
+  const interrupted = open.filter((visit) => visit !== waiting).map((visit) => ({ stage: visit.stage, visit: visit.visit, branch: visit.branch }));
+  const visits = { ...(checkpoint?.visits ?? {}) };
+  const previous = { outcome: lastOutcome(state, checkpoint?.stage) };
+  if (waiting !== undefined) {
+    return { start: { node: waiting.stage, context: { ...workflow.context }, visits, previous, openVisit: waiting.visit }, interrupted };
+  }
+  if (checkpoint !== undefined && checkpoint.next === undefined) {
+    throw new BatonError("not_resumable", `run ${state.number ?? ""} already reached its exit stage`, { hint: "start a new run, or fork it with baton fork RUN --at STAGE" });
+  }
+  return { start: { node: checkpoint?.next ?? startId, context: { ...(checkpoint?.context ?? {}) }, visits, previous }, interrupted };
+}
+
+function lastOutcome(state: RunState, stage: string | undefined): StageOutcome {
+  if (stage === undefined) return "succeeded";
+  const visit = state.workflow.stages.findLast((s) => s.stage === stage && s.branch === undefined && s.status !== "running");
+  return visit === undefined || visit.status === "running" ? "succeeded" : visit.status;
+}
