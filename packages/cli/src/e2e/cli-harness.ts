@@ -2,7 +2,7 @@
 // the suite validates every log they end up holding), the CLI started as a user starts it (a
 // child process on bin.ts), and the real scripted fake agent. Everything waits on conditions
 // with generous timeouts; nothing relies on how long a step takes.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -313,4 +313,28 @@ export function killGroup(pgrp: number): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
+}
+
+let clockTicks: number | undefined;
+
+/**
+ * CPU time (user + system) a live process has used so far, in seconds: fields 14 and 15 of
+ * /proc/<pid>/stat, in clock ticks (counted from the last `)`, as in listProcesses).
+ */
+export function cpuSeconds(pid: number): number {
+  clockTicks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/**
+ * The CPU time a process uses during `windowMs` of wall time. A measurement over a window,
+ * not a wait for a state: what it proves is that a process with nothing to do uses next to
+ * none, whatever the machine's load (CPU time does not grow while a process waits its turn).
+ */
+export async function cpuSecondsOver(pid: number, windowMs: number): Promise<number> {
+  const before = cpuSeconds(pid);
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  return cpuSeconds(pid) - before;
 }
