@@ -16,6 +16,9 @@ import type { ScriptInput } from "@baton/testkit";
 /** The CLI's entry point, as `npm run baton` and `bin/baton.js` start it. */
 export const BATON_BIN = fileURLToPath(new URL("../bin.ts", import.meta.url));
 
+/** The launcher users start (`baton` on PATH, `npm run baton`): it re-executes Baton on Node 24 from an older Node. */
+export const LAUNCHER_BIN = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
+
 /** Longest one CLI command may take before the test gives up on it (a loaded 2-core CI box). */
 export const COMMAND_TIMEOUT_MS = 90_000;
 /** Longest a test waits for something that should happen soon: an event, a line, a process exit. */
@@ -100,8 +103,14 @@ export class BatonProcess {
   #stdout = "";
   #stderr = "";
 
-  constructor(cwd: string, args: readonly string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, [BATON_BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  constructor(cwd: string, args: readonly string[], env: Record<string, string>, options: StartOptions = {}) {
+    const command = options.launcherNode === undefined ? [process.execPath, BATON_BIN] : [options.launcherNode, LAUNCHER_BIN];
+    const child = spawn(command[0] as string, [...command.slice(1), ...args], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: options.ownGroup === true,
+    });
     this.child = child;
     child.stdout.setEncoding("utf8").on("data", (text: string) => (this.#stdout += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => (this.#stderr += text));
@@ -153,8 +162,16 @@ export class BatonProcess {
   }
 }
 
-export function startBaton(cwd: string, args: readonly string[], options: { env?: Record<string, string> } = {}): BatonProcess {
-  return new BatonProcess(cwd, args, options.env ?? cliEnv());
+export type StartOptions = {
+  env?: Record<string, string>;
+  /** Start bin/baton.js with this Node (an older one makes it re-execute Baton on Node 24), not bin.ts on this one. */
+  launcherNode?: string;
+  /** In a process group of its own, as a job a shell starts: a signal sent to the group reaches all its processes. */
+  ownGroup?: boolean;
+};
+
+export function startBaton(cwd: string, args: readonly string[], options: StartOptions = {}): BatonProcess {
+  return new BatonProcess(cwd, args, options.env ?? cliEnv(), options);
 }
 
 /** Runs `baton ARGS` in `cwd` to completion. */
@@ -260,11 +277,11 @@ export function eventsOfType<T extends Record<string, unknown> = Record<string, 
   return events.filter((event) => event.type === type) as Array<Envelope & { data: T }>;
 }
 
-export type ProcessInfo = { pid: number; state: string; pgrp: number; cmdline: string };
+export type ProcessInfo = { pid: number; state: string; ppid: number; pgrp: number; cmdline: string };
 
 /**
- * The processes of this machine from /proc: pid, state (field 3 of stat), process group
- * (field 5) and command line. Fields are counted from the last `)`, since the command name in
+ * The processes of this machine from /proc: pid, state (field 3 of stat), parent (field 4),
+ * process group (field 5) and command line. Fields are counted from the last `)`, since the command name in
  * field 2 may hold spaces and parentheses. Processes that vanish while being read are skipped.
  */
 export function listProcesses(): ProcessInfo[] {
@@ -275,7 +292,7 @@ export function listProcesses(): ProcessInfo[] {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-      processes.push({ pid: Number(name), state: fields[0] ?? "?", pgrp: Number(fields[2]), cmdline });
+      processes.push({ pid: Number(name), state: fields[0] ?? "?", ppid: Number(fields[1]), pgrp: Number(fields[2]), cmdline });
     } catch {
       // It exited between readdir and read.
     }
