@@ -322,6 +322,22 @@ export async function waitForAgentGroup(scriptPath: string): Promise<number> {
   return (agents[0] as ProcessInfo).pgrp;
 }
 
+/**
+ * SIGKILLs the live processes whose command line holds `text` (a path unique to one test).
+ * Cleanup by name, not by a pid kept from earlier: pids are reused, and a pid that has ended
+ * may by now be another test's process.
+ */
+export function killProcessesNaming(text: string): void {
+  for (const info of listProcesses()) {
+    if (!isLive(info) || !info.cmdline.includes(text) || info.pid === process.pid) continue;
+    try {
+      process.kill(info.pid, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+}
+
 /** SIGKILLs a process group if anything is left in it (cleanup of a run whose baton was killed). */
 export function killGroup(pgrp: number): void {
   if (pgrp <= 1 || pgrp === process.pid) return;

@@ -7,6 +7,7 @@ import {
   eventsOfType,
   fakeAgentsPlaying,
   killGroup,
+  killProcessesNaming,
   listProcesses,
   makeRepo,
   readEvents,
@@ -55,7 +56,7 @@ async function launchedRun(t: test.TestContext, options: { ownGroup?: boolean } 
   t.after(() => killGroup(agentGroup));
   const baton = listProcesses().find((info) => info.ppid === launcher.pid && info.state !== "Z");
   assert.ok(baton !== undefined, "the launcher runs Baton as its child");
-  t.after(() => killProcess(baton.pid));
+  t.after(() => killProcessesNaming(script));
   return { repo, script, launcher, runId, baton: baton.pid };
 }
 
@@ -105,11 +106,3 @@ test("kill -9 of the launcher mid-run ends Baton and its agent with it: the next
   assert.equal(events.at(-1)?.type, "run.failed");
   assert.equal((events.at(-1)?.data["error"] as { code?: string } | undefined)?.code, "interrupted");
 });
-
-function killProcess(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-  }
-}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
@@ -9,6 +9,7 @@ import { SseReader } from "@baton/server/testing";
 import {
   cliEnv,
   killGroup,
+  killProcessesNaming,
   makeRepo,
   readEvents,
   runBaton,
@@ -136,23 +137,14 @@ test("baton demo ends on the first SIGINT or SIGTERM: its run is cancelled, exit
     const home = await testTempDir("cli-signal-demo-");
     const bin = join(home, "bin");
     await mkdir(bin);
-    await writeFile(join(bin, "node"), `#!/bin/sh\necho $$ > "${home}/started"\nexec sleep 600\n`);
+    await writeFile(join(bin, "node"), `#!/bin/sh\ntouch "${home}/started"\nwhile :; do sleep 0.1; done\n`);
     await chmod(join(bin, "node"), 0o755);
     const demo = startBaton(home, ["demo"], { env: cliEnv({ TMPDIR: home, PATH: `${bin}:${process.env["PATH"] ?? ""}` }) });
     t.after(() => demo.kill());
-    await waitFor("the demo's command to start", async () => existsSync(join(home, "started")) && (await readFile(join(home, "started"), "utf8")).endsWith("\n"));
-    const command = Number((await readFile(join(home, "started"), "utf8")).trim());
-    t.after(() => killProcess(command));
+    t.after(() => killProcessesNaming(bin));
+    await waitFor("the demo's command to start", () => existsSync(join(home, "started")));
     const result = await endWith(demo, signal);
     assert.equal(result.code, 130, `${signal}: ${result.stderr}`);
     assert.match(result.stdout, /cancelled by user/);
   }
 });
-
-function killProcess(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-  }
-}
