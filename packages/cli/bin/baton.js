@@ -7,6 +7,7 @@
 //   package among Baton's dependencies).
 import { spawn } from "node:child_process";
 import module, { createRequire } from "node:module";
+import { constants } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,16 +23,23 @@ if (major >= 24) {
     process.stderr.write(`baton: needs Node.js 24 or later (this is ${process.version}); run \`npm ci\` in the Baton checkout\n`);
     process.exit(2);
   }
-  const child = spawn(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
-  // Ctrl-C reaches the child through the terminal's process group; a signal sent to this
-  // process alone is passed on. Either way the child decides how the run ends.
+  // The child gets a link to this process on fd 3 (see src/process/launcher-link.ts): the
+  // signals this process receives are passed on through it, and its end (this process
+  // killed, even with -9) tells the child to end too: it must not go on alone, unattended.
+  const child = spawn(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: ["inherit", "inherit", "inherit", "pipe"],
+    env: { ...process.env, BATON_LAUNCHER_FD: "3" },
+  });
+  const link = child.stdio[3];
+  // A child that has just exited cannot take a signal any more: nothing to pass on.
+  link.on("error", () => {});
+  // Ctrl-C at a terminal reaches the child too (the same process group): the child counts
+  // what comes both ways as one interrupt. A signal sent to this process alone is passed on.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-    process.on(signal, () => {
-      if (signal !== "SIGINT") child.kill(signal);
-    });
+    process.on(signal, () => link.write(`${signal}\n`));
   }
   child.on("exit", (code, signal) => {
-    if (signal) process.exit(128 + ({ SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal] ?? 1));
+    if (signal) process.exit(128 + (constants.signals[signal] ?? 1));
     process.exit(code ?? 1);
   });
 }

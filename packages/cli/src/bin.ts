@@ -1,22 +1,21 @@
 import { inspect } from "node:util";
 import { main } from "./program.ts";
 import { visibleText } from "./render/terminal-text.ts";
+import { ENDING_SIGNALS, Interrupts } from "./process/interrupts.ts";
+import { watchLauncher } from "./process/launcher-link.ts";
+import { watchStdout } from "./process/stdout-watch.ts";
 
-const controller = new AbortController();
-let interrupts = 0;
-const onSignal = (signal: NodeJS.Signals) => {
-  interrupts += 1;
-  // A second Ctrl-C means "now": leave the run for the next command to recover.
-  if (interrupts > 1) process.exit(130);
-  controller.abort({ by: "user", reason: signal === "SIGINT" ? "interrupted (Ctrl-C)" : `received ${signal}` });
-};
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  // `baton events | head` closes the pipe early: that is not an error.
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
+// A second interrupt means "now": leave the run for the next command to recover.
+const interrupts = new Interrupts(() => process.exit(130));
+for (const signal of ENDING_SIGNALS) process.on(signal, () => interrupts.receive(signal, "direct"));
+watchLauncher(process.env, {
+  signal: (signal) => interrupts.receive(signal, "launcher"),
+  // The launcher was killed: end as abruptly as it did, agent and all (its input closes), so
+  // that the run is left interrupted for the next command to recover, exactly as when Baton
+  // itself is killed, and nothing goes on unattended.
+  gone: () => process.kill(process.pid, "SIGKILL"),
 });
+const stdoutClosed = watchStdout(process.stdout, process.stderr);
 
 try {
   process.exitCode = await main(process.argv.slice(2), {
@@ -24,7 +23,8 @@ try {
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
-    signal: controller.signal,
+    signal: interrupts.signal,
+    stdoutClosed,
     interactive: process.stdin.isTTY === true,
   });
 } catch (error) {

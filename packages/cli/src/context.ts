@@ -4,8 +4,10 @@ export type CliContext = {
   env: Record<string, string | undefined>;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
-  /** Aborted on Ctrl-C or SIGTERM. */
+  /** Aborted on Ctrl-C, SIGTERM or SIGHUP (its reason: who ended the command and why). */
   signal: AbortSignal;
+  /** Aborted when stdout lost its reader (EPIPE: `baton events | head`); later output is dropped. */
+  stdoutClosed: AbortSignal;
   /** Whether a person is at a terminal (stdin is a TTY): runs without one must have a timeout. */
   interactive?: boolean;
 };

@@ -29,6 +29,11 @@ export async function cancelCommand(ctx: CliContext, ref: string, options: { rea
       return EXIT.succeeded;
     }
   }
+  if (ctx.signal.aborted) {
+    // Interrupted while waiting: the request stands, the run still ends cancelled.
+    ctx.stdout.write(`stopped waiting: run ${run.number} was asked to cancel and has not ended yet\n`);
+    return EXIT.cancelled;
+  }
   ctx.stdout.write(`run ${run.number} has not ended yet; its process was asked to cancel\n`);
   return EXIT.succeeded;
 }

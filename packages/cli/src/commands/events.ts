@@ -10,7 +10,8 @@ export type EventsOptions = { after?: string; follow?: boolean; json?: boolean; 
 
 /**
  * One run's events by seq, or without RUN the cross-run feed by pos. With --follow, waits for
- * more: a run's stream ends after its final event; the feed runs until interrupted. With
+ * more: a run's stream ends after its final event; the feed runs until interrupted, or until
+ * stdout loses its reader (then, follow or not, it ends with exit 0). With
  * --deltas too, a run's ephemeral events come in place between its durable ones (the output,
  * `--json` included, is durable-only without it).
  */
@@ -24,16 +25,22 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
   const print = options.json
     ? (event: Envelope) => writeLine(ctx.stdout, terminalJson(event))
     : (event: Envelope & { pos?: number; number?: number }) => writeLine(ctx.stdout, visibleText(humanLine(event)));
+  // A follower whose stdout lost its reader (`| head`) has no one to follow for: it ends.
+  const signal = AbortSignal.any([ctx.signal, ctx.stdoutClosed]);
   let events: AsyncIterable<Envelope & { pos?: number; number?: number }>;
   if (ref !== undefined) {
     const run = store.resolveRun(ref);
     // A run whose writer died ends as failed (interrupted) when a command next touches it.
     if (!options.follow) await store.recoverIfAbandoned(run.id);
-    events = options.follow ? store.followRun(run.id, { after, signal: ctx.signal, ephemeral: options.deltas === true }) : store.readRun(run.id, { after });
+    events = options.follow ? store.followRun(run.id, { after, signal, ephemeral: options.deltas === true }) : store.readRun(run.id, { after });
   } else {
-    events = options.follow ? store.followFeed({ after, signal: ctx.signal }) : store.readFeed({ after });
+    events = options.follow ? store.followFeed({ after, signal }) : store.readFeed({ after });
   }
-  for await (const event of events) await print(event);
+  for await (const event of events) {
+    // Checked here too: reading a long log without --follow also ends at once.
+    if (signal.aborted) break;
+    await print(event);
+  }
   return EXIT.succeeded;
 }
 

@@ -75,6 +75,10 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   const writer = await store.createRun();
   const view = options.json ? jsonView(ctx.stdout) : progressView(ctx.stdout);
   const unsubscribe = writer.subscribe(view);
+  // The run goes on to its proper end without its reader (`| head`): its events are in its log.
+  const onStdoutClosed = () => ctx.stderr.write(`baton: stdout was closed; run ${writer.number} goes on without output (baton events ${writer.number} shows it)\n`);
+  if (ctx.stdoutClosed.aborted) onStdoutClosed();
+  else ctx.stdoutClosed.addEventListener("abort", onStdoutClosed, { once: true });
   let result: RunResult;
   try {
     result = await executeRun(writer, {
@@ -110,6 +114,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
     });
   } finally {
     unsubscribe();
+    ctx.stdoutClosed.removeEventListener("abort", onStdoutClosed);
   }
   if (!options.json && options.hints !== false) {
     ctx.stdout.write(`\nNext: baton show ${result.number} · baton events ${result.number} · ${visibleText(store.eventsPath(result.runId))}\n`);

@@ -32,7 +32,7 @@ async function show(repo: string, json = false): Promise<string> {
       done();
     },
   }) as unknown as NodeJS.WriteStream;
-  const ctx: CliContext = { cwd: repo, env: {}, stdout, stderr: stdout, signal: new AbortController().signal };
+  const ctx: CliContext = { cwd: repo, env: {}, stdout, stderr: stdout, signal: new AbortController().signal, stdoutClosed: new AbortController().signal };
   assert.equal(await showCommand(ctx, "1", { json }), 0);
   return out;
 }

@@ -2,7 +2,7 @@
 // the suite validates every log they end up holding), the CLI started as a user starts it (a
 // child process on bin.ts), and the real scripted fake agent. Everything waits on conditions
 // with generous timeouts; nothing relies on how long a step takes.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,6 +15,9 @@ import type { ScriptInput } from "@baton/testkit";
 
 /** The CLI's entry point, as `npm run baton` and `bin/baton.js` start it. */
 export const BATON_BIN = fileURLToPath(new URL("../bin.ts", import.meta.url));
+
+/** The launcher users start (`baton` on PATH, `npm run baton`): it re-executes Baton on Node 24 from an older Node. */
+export const LAUNCHER_BIN = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
 
 /** Longest one CLI command may take before the test gives up on it (a loaded 2-core CI box). */
 export const COMMAND_TIMEOUT_MS = 90_000;
@@ -100,8 +103,14 @@ export class BatonProcess {
   #stdout = "";
   #stderr = "";
 
-  constructor(cwd: string, args: readonly string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, [BATON_BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  constructor(cwd: string, args: readonly string[], env: Record<string, string>, options: StartOptions = {}) {
+    const command = options.launcherNode === undefined ? [process.execPath, BATON_BIN] : [options.launcherNode, LAUNCHER_BIN];
+    const child = spawn(command[0] as string, [...command.slice(1), ...args], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: options.ownGroup === true,
+    });
     this.child = child;
     child.stdout.setEncoding("utf8").on("data", (text: string) => (this.#stdout += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => (this.#stderr += text));
@@ -153,8 +162,16 @@ export class BatonProcess {
   }
 }
 
-export function startBaton(cwd: string, args: readonly string[], options: { env?: Record<string, string> } = {}): BatonProcess {
-  return new BatonProcess(cwd, args, options.env ?? cliEnv());
+export type StartOptions = {
+  env?: Record<string, string>;
+  /** Start bin/baton.js with this Node (an older one makes it re-execute Baton on Node 24), not bin.ts on this one. */
+  launcherNode?: string;
+  /** In a process group of its own, as a job a shell starts: a signal sent to the group reaches all its processes. */
+  ownGroup?: boolean;
+};
+
+export function startBaton(cwd: string, args: readonly string[], options: StartOptions = {}): BatonProcess {
+  return new BatonProcess(cwd, args, options.env ?? cliEnv(), options);
 }
 
 /** Runs `baton ARGS` in `cwd` to completion. */
@@ -260,11 +277,11 @@ export function eventsOfType<T extends Record<string, unknown> = Record<string, 
   return events.filter((event) => event.type === type) as Array<Envelope & { data: T }>;
 }
 
-export type ProcessInfo = { pid: number; state: string; pgrp: number; cmdline: string };
+export type ProcessInfo = { pid: number; state: string; ppid: number; pgrp: number; cmdline: string };
 
 /**
- * The processes of this machine from /proc: pid, state (field 3 of stat), process group
- * (field 5) and command line. Fields are counted from the last `)`, since the command name in
+ * The processes of this machine from /proc: pid, state (field 3 of stat), parent (field 4),
+ * process group (field 5) and command line. Fields are counted from the last `)`, since the command name in
  * field 2 may hold spaces and parentheses. Processes that vanish while being read are skipped.
  */
 export function listProcesses(): ProcessInfo[] {
@@ -275,7 +292,7 @@ export function listProcesses(): ProcessInfo[] {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-      processes.push({ pid: Number(name), state: fields[0] ?? "?", pgrp: Number(fields[2]), cmdline });
+      processes.push({ pid: Number(name), state: fields[0] ?? "?", ppid: Number(fields[1]), pgrp: Number(fields[2]), cmdline });
     } catch {
       // It exited between readdir and read.
     }
@@ -305,6 +322,22 @@ export async function waitForAgentGroup(scriptPath: string): Promise<number> {
   return (agents[0] as ProcessInfo).pgrp;
 }
 
+/**
+ * SIGKILLs the live processes whose command line holds `text` (a path unique to one test).
+ * Cleanup by name, not by a pid kept from earlier: pids are reused, and a pid that has ended
+ * may by now be another test's process.
+ */
+export function killProcessesNaming(text: string): void {
+  for (const info of listProcesses()) {
+    if (!isLive(info) || !info.cmdline.includes(text) || info.pid === process.pid) continue;
+    try {
+      process.kill(info.pid, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+}
+
 /** SIGKILLs a process group if anything is left in it (cleanup of a run whose baton was killed). */
 export function killGroup(pgrp: number): void {
   if (pgrp <= 1 || pgrp === process.pid) return;
@@ -313,4 +346,28 @@ export function killGroup(pgrp: number): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
+}
+
+let clockTicks: number | undefined;
+
+/**
+ * CPU time (user + system) a live process has used so far, in seconds: fields 14 and 15 of
+ * /proc/<pid>/stat, in clock ticks (counted from the last `)`, as in listProcesses).
+ */
+export function cpuSeconds(pid: number): number {
+  clockTicks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/**
+ * The CPU time a process uses during `windowMs` of wall time. A measurement over a window,
+ * not a wait for a state: what it proves is that a process with nothing to do uses next to
+ * none, whatever the machine's load (CPU time does not grow while a process waits its turn).
+ */
+export async function cpuSecondsOver(pid: number, windowMs: number): Promise<number> {
+  const before = cpuSeconds(pid);
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  return cpuSeconds(pid) - before;
 }

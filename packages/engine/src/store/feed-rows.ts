@@ -35,9 +35,12 @@ export class FeedRows {
       "INSERT INTO batches (pos_first, run, seq_first, count, byte_offset, byte_length) VALUES (?, ?, ?, ?, ?, ?)",
     );
     // The batch holding cursor + 1 (it may start at or before the cursor), then the ones after.
+    // A batch holds pos_first … pos_first + count - 1: it has a position past the cursor when
+    // pos_first + count - 1 > cursor. The batch that ends at the cursor is not part of the page:
+    // returned, a caught-up follower would read it again and again instead of waiting.
     this.#page = db.prepare(`SELECT pos_first, run, seq_first, count, byte_offset, byte_length FROM batches
       WHERE pos_first >= coalesce((SELECT max(pos_first) FROM batches WHERE pos_first <= $cursor), 0)
-        AND pos_first + count > $cursor
+        AND pos_first + count - 1 > $cursor
       ORDER BY pos_first LIMIT $limit`);
     this.#forgetFrom = db.prepare("DELETE FROM batches WHERE run = ? AND byte_offset + byte_length > ?");
   }

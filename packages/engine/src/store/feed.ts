@@ -43,7 +43,7 @@ export async function* followFeed(context: StoreContext, options: FollowFeedOpti
   const reader = new FeedReader(context, options.after ?? 0, options.onMalformed ?? context.onMalformed);
   try {
     while (!isAborted(signal)) {
-      for await (const event of reader.readAvailable(Number.MAX_SAFE_INTEGER)) {
+      for await (const event of reader.readAvailable(Number.MAX_SAFE_INTEGER, signal)) {
         yield event;
         if (isAborted(signal)) return;
       }
@@ -67,12 +67,19 @@ class FeedReader {
     this.#onMalformed = onMalformed;
   }
 
-  /** Yields what is committed after the cursor, up to `until`, advancing the cursor. */
-  async *readAvailable(until: number): AsyncGenerator<FeedEnvelope> {
+  /**
+   * Yields what is committed after the cursor, up to `until`, advancing the cursor. Returns
+   * when there is nothing more, when `signal` aborts (checked per batch: a follower whose
+   * consumer left must stop even where no event comes out), or when a page moved the cursor
+   * nowhere, so that a caught-up follower waits for a commit instead of reading in a loop.
+   */
+  async *readAvailable(until: number, signal?: AbortSignal): AsyncGenerator<FeedEnvelope> {
     for (;;) {
+      const before = this.#cursor;
       const rows = this.#context.feed.after(this.#cursor, FEED_PAGE_ROWS).filter((row) => row.pos_first <= until);
       if (rows.length === 0) return;
       for (const row of rows) {
+        if (isAborted(signal)) return;
         const file = runPaths(this.#context.layout, row.run).events;
         const handle = await this.#log(row.run, file);
         const number = this.#numberOf(row.run);
@@ -92,6 +99,7 @@ class FeedReader {
         if (last >= until) return;
         this.#cursor = Math.max(this.#cursor, last);
       }
+      if (this.#cursor === before) return;
     }
   }
 
