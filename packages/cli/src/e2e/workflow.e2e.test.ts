@@ -75,6 +75,16 @@ test("baton workflow check --json: every diagnostic with file, line, column, sev
   assert.deepEqual(Object.keys(report.diagnostics[0] ?? {}).sort(), ["column", "file", "fix", "line", "message", "rule", "severity"]);
 });
 
+test("outside a git repository a workflow is still checked by path, and names are looked for under the cwd", async () => {
+  const dir = await testTempDir("cli-workflow-nogit-");
+  await copyFile(join(DOCS, "parallel-review.dot"), join(dir, "review.dot"));
+  const byPath = await runBaton(dir, ["workflow", "check", "review.dot"]);
+  assert.deepEqual([byPath.code, byPath.stdout], [0, "review.dot: ok, 8 stages, 9 edges\n"], byPath.stderr);
+  const byName = await runBaton(dir, ["workflow", "check", "review"]);
+  assert.equal(byName.code, 2);
+  assert.match(byName.stderr, new RegExp(`looked for \\.baton/workflows/review\\.dot and \\.baton/workflows/review\\.fabro in ${dir}`));
+});
+
 test("a workflow that cannot be found: one line naming where Baton looked, exit 2", async () => {
   const repo = await repoWithWorkflows();
   const result = await runBaton(repo, ["workflow", "check", "nightly"]);
