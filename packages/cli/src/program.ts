@@ -250,6 +250,29 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
       action(async (opts: { port: string; host: string; allowHost: string[]; allowRemote?: boolean }) => (await import("./commands/serve.ts")).serveCommand(context(), opts)),
     );
 
+  const workflow = program
+    .command("workflow")
+    .description("Check, show and draw workflow graphs (DOT files, or names in .baton/workflows/): see docs/workflows.md.");
+  workflow
+    .command("check")
+    .description("Check a workflow: every problem with its file, line, column, rule and fix (exit 2 on an error).")
+    .argument("<workflow>", "a .dot or .fabro file, or a name in .baton/workflows/ (or the built-in single)")
+    .option("--json", "the diagnostics as one JSON object")
+    .action(action(async (ref: string, opts: { json?: boolean }) => (await import("./commands/workflow.ts")).workflowCheckCommand(context(), ref, opts)));
+  workflow
+    .command("show")
+    .description("Print a workflow's stages (handler, label, agent and model after the stylesheet) and edges (labels, conditions).")
+    .argument("<workflow>", "a .dot or .fabro file, or a name in .baton/workflows/")
+    .option("--json", "the definition as JSON, with each stage's resolved agent and model")
+    .action(action(async (ref: string, opts: { json?: boolean }) => (await import("./commands/workflow.ts")).workflowShowCommand(context(), ref, opts)));
+  workflow
+    .command("graph")
+    .description("Print the workflow as plain DOT, or drawn as SVG by Graphviz (WebAssembly) with --svg.")
+    .argument("<workflow>", "a .dot or .fabro file, or a name in .baton/workflows/")
+    .option("--svg", "draw it: SVG instead of DOT")
+    .option("--out <file>", "write to this file instead of stdout")
+    .action(action(async (ref: string, opts: { svg?: boolean; out?: string }) => (await import("./commands/workflow.ts")).workflowGraphCommand(context(), ref, opts)));
+
   program
     .command("schema")
     .description("Print the JSON Schema (draft 2020-12) of the event envelope and catalog.")

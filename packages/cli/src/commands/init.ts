@@ -5,11 +5,13 @@ import { EXIT, type CliContext } from "../context.ts";
 import { BATON_DIR } from "../project.ts";
 import { visibleText } from "../render/terminal-text.ts";
 
-/** Everything below `.baton/` is local state except the settings, which may be shared. */
-const GITIGNORE = `# Baton's local state: run logs, the index, worktrees. Only the settings are shared.
+/** Everything below `.baton/` is local state except the settings and the workflows, which may be shared. */
+const GITIGNORE = `# Baton's local state: run logs, the index, worktrees. The settings and workflows are shared.
 *
 !.gitignore
 !${CONFIG_FILE}
+!workflows/
+!workflows/**
 `;
 
 export async function initCommand(ctx: CliContext, options: { hints?: boolean } = {}): Promise<number> {

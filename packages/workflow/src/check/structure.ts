@@ -37,7 +37,7 @@ export function checkStructure(ctx: CheckContext): void {
   }
   for (const node of definition.nodes) {
     if (node.handler === "exit" || !reached.has(node.id) || definition.edges.some((edge) => edge.from === node.id)) continue;
-    ctx.report("error", "dead-end", ctx.nodeAt(node), `stage "${node.id}" has no outgoing edge: a run that reaches it fails with no route`, `add an edge from "${node.id}" (to the exit, at least)`);
+    ctx.report("error", "dead-end", ctx.nodeAt(node), `stage "${node.id}" has no outgoing edge: a run that reaches it fails with no route`, `add an edge from "${node.id}", to the exit at least`);
   }
 }
 

@@ -41,9 +41,10 @@ export function defineWorkflow(name: string, spec: WorkflowSpec): WorkflowDefini
   const stylesheet = graph.model_stylesheet === undefined ? { rules: [], problems: [] } : parseStylesheet(graph.model_stylesheet);
   const error = stylesheet.problems.find((problem) => problem.severity === "error");
   if (error !== undefined) throw new WorkflowError("bad_definition", `model_stylesheet, line ${error.line}, column ${error.column}: ${error.message}`, { hint: error.fix });
-  return workflowDefinitionSchema.parse(
-    definedFields({ name, file, graph: { ...graph, attributes: {} }, nodes, edges, stylesheet: stylesheet.rules }),
-  );
+  const parsed = workflowDefinitionSchema.safeParse(definedFields({ name, file, graph: { ...graph, attributes: {} }, nodes, edges, stylesheet: stylesheet.rules }));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new WorkflowError("bad_definition", `workflow "${name}": ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`, { hint: "fix the definition" });
 }
 
 export function node(id: string, handler: Handler, options: NodeOptions = {}): WorkflowNodeInput {

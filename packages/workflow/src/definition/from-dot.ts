@@ -48,7 +48,7 @@ export function readWorkflow(text: string, options: { file: string; path?: strin
   const stylesheetAttr = flat.attrs.get("model_stylesheet");
   const definition = workflowDefinitionSchema.parse(
     definedFields({
-      name: flat.name ?? basename(file, extname(file)),
+      name: flat.name === undefined || flat.name === "" ? basename(file, extname(file)) : flat.name,
       file: options.path,
       graph: { ...graph.fields, attributes: graph.raw, source: sourceOf(flat.pos, graph) },
       nodes: flat.nodes.map((node) => nodeOf(node, file, report)),

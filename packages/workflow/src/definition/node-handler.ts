@@ -10,7 +10,8 @@ import type { Handler } from "./schema.ts";
  * agent. An unknown type is an error; a shape without a handler runs as an agent, with a warning.
  */
 export function resolveNodeHandler(node: FlatNode, file: string, report: (d: Diagnostic) => void): { handler: Handler; shape: string } {
-  const shapeAttr = node.attrs.get("shape");
+  // `shape=""` says nothing: read as no shape at all.
+  const shapeAttr = node.attrs.get("shape")?.value.trim() ? node.attrs.get("shape") : undefined;
   const typeAttr = node.attrs.get("type");
   const drawnAs = (handler: Handler) => shapeAttr?.value ?? HANDLER_SHAPES[handler];
 

@@ -85,15 +85,24 @@ export const workflowGraphSchema = z.strictObject({
 });
 
 /** One workflow: its graph attributes, stages in file order, edges in file order, the parsed stylesheet. */
-export const workflowDefinitionSchema = z.strictObject({
-  name: z.string().min(1),
-  /** The absolute path it was read from; `@file` prompts resolve against it. Absent for built-ins. */
-  file: z.string().optional(),
-  graph: workflowGraphSchema.default({ attributes: {} }),
-  nodes: z.array(workflowNodeSchema),
-  edges: z.array(workflowEdgeSchema),
-  stylesheet: z.array(styleRuleSchema).default([]),
-});
+export const workflowDefinitionSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    /** The absolute path it was read from; `@file` prompts resolve against it. Absent for built-ins. */
+    file: z.string().optional(),
+    graph: workflowGraphSchema.default({ attributes: {} }),
+    nodes: z.array(workflowNodeSchema),
+    edges: z.array(workflowEdgeSchema),
+    stylesheet: z.array(styleRuleSchema).default([]),
+  })
+  .superRefine((definition, ctx) => {
+    // DOT merges every mention of a name into one node; a definition built in code must not hold two.
+    const seen = new Set<string>();
+    definition.nodes.forEach((node, index) => {
+      if (seen.has(node.id)) ctx.addIssue({ code: "custom", path: ["nodes", index, "id"], message: `two stages are named "${node.id}"` });
+      seen.add(node.id);
+    });
+  });
 
 export type WorkflowNode = z.infer<typeof workflowNodeSchema>;
 export type WorkflowEdge = z.infer<typeof workflowEdgeSchema>;

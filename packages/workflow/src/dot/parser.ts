@@ -97,6 +97,7 @@ class Parser {
     const token = this.#peek();
     if (isKeyword(token, "subgraph") || token.kind === "{") return this.#subgraph();
     const id = this.#id();
+    if (id.text === "") throw new DotSyntaxError(id.pos, "syntax", 'a node needs a name, not ""', "give the node a name");
     if (this.#peek().kind === ":") {
       throw new DotSyntaxError(this.#peek().pos, "port", `a port on node "${id.text}" is refused: Baton's edges join nodes, not ports`, `remove the port, write "${id.text}" alone`);
     }
