@@ -11,6 +11,8 @@ import { runCommand } from "./run.ts";
 const git = promisify(execFile);
 
 const SAMPLE_README = "# greeter\n\nA tiny sample project for the Baton demo.\n";
+/** The demo plays a short script; a stuck demo must still end. */
+const DEMO_TIMEOUT_MS = 5 * 60_000;
 const DEMO_TASK = "Add a greet.js that prints a greeting, and check that it runs.";
 
 /**
@@ -29,7 +31,7 @@ export async function demoCommand(ctx: CliContext, options: { json?: boolean }):
   // Inside .baton/ (ignored), so the repository stays clean for the run's worktree.
   const scriptPath = join(dir, ".baton", "demo-script.json");
   await writeFile(scriptPath, `${JSON.stringify(demoScript, null, 2)}\n`);
-  const code = await runCommand(inDemo, DEMO_TASK, { agent: "fake", script: scriptPath, json: options.json ?? false, hints: false, timeout: "5m" });
+  const code = await runCommand(inDemo, DEMO_TASK, { agent: "fake", script: scriptPath, json: options.json ?? false, hints: false, timeout: DEMO_TIMEOUT_MS });
   if (!options.json) {
     ctx.stdout.write(
       [
