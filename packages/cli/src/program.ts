@@ -120,7 +120,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   program
     .command("agents")
     .description("List the agents Baton can start: installed or not, version, command line, environment passed, how --model reaches each.")
-    .option("--json", "a JSON array, one object per agent")
+    .option("--json", "one JSON object per agent (NDJSON)")
     .action(action(async (opts: { json?: boolean }) => (await import("./commands/agents.ts")).agentsCommand(context(), opts)));
 
   program

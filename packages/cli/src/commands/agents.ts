@@ -14,7 +14,8 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
   const { config, root } = await projectConfig(ctx);
   const statuses = await agentStatuses(agentRegistry(config), ctx.env, root);
   if (options.json) {
-    await writeLine(ctx.stdout, JSON.stringify(statuses, null, 2));
+    // NDJSON, like every --json of Baton's: one object per agent, one per line.
+    for (const status of statuses) await writeLine(ctx.stdout, JSON.stringify(status));
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
