@@ -4,6 +4,7 @@ import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { stylerFor } from "../render/style.ts";
+import { shellQuote } from "../shell-quote.ts";
 
 /**
  * `baton agents`: every agent in the registry, whether its command is found on the PATH it
@@ -26,7 +27,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
     status.version ?? "-",
     describeModelChoice(status.model),
     [status.reports_tokens ? "tokens" : "", status.reports_cost ? "cost" : ""].filter((r) => r !== "").join(",") || "-",
-    status.command.map(quoteArg).join(" "),
+    status.command.map(shellQuote).join(" "),
     status.env.join(",") || "-",
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
@@ -53,8 +54,4 @@ async function projectConfig(ctx: CliContext): Promise<{ config: BatonConfig; ro
 function installHint(status: AgentStatus): string {
   const how = status.package === undefined ? "" : `; install: npm install -g ${status.package}`;
   return `${status.name}: ${status.reason ?? "not found"}${how}`;
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
