@@ -1,9 +1,12 @@
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
+import { REPEATS_RANGE } from "@baton/engine/bounds";
 import { isBatonError } from "@baton/engine/errors";
+import { RUN_STATUSES } from "@baton/protocol/core";
 import type { RunOptions } from "./commands/run.ts";
 import { EXIT, type CliContext } from "./context.ts";
 import { visibleText } from "./render/terminal-text.ts";
+import { duration, each, nonEmpty, oneOf, positiveNumber, wholeNumber } from "./option-values.ts";
 import { VERSION } from "./version.ts";
 
 const EXIT_HELP = `
@@ -74,7 +77,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   const program = new Command("baton")
     .description("Run AI coding agents on tasks in git repositories, recording every run as a durable event stream.")
     .version(VERSION)
-    .option("-C, --cwd <dir>", "run as if started in <dir>")
+    .option("-C, --cwd <dir>", "run as if started in <dir>", nonEmpty("--cwd", "a directory"))
     .addHelpText("after", EXIT_HELP)
     // Before any subcommand is added: commander copies these settings into each subcommand
     // when it is created. A usage error is one line, like every other error.
@@ -103,24 +106,28 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .command("run")
     .description("Run an agent on a task in this repository and record the run's events; live progress by default.")
     .argument("[task]", "what the agent should do (defaults to a description of the script)")
-    .option("--agent <name>", "the agent to run (`baton agents` lists them); default: fake with --script, else default_agent from config")
-    .option("--model <model>", "the model the agent should use; the run fails if the agent reports another")
-    .option("--script <file>", "the JSON script the fake agent plays")
+    .option("--agent <name>", "the agent to run (`baton agents` lists them); default: fake with --script, else default_agent from config", nonEmpty("--agent", "an agent name (baton agents lists them)"))
+    .option("--model <model>", "the model the agent should use; the run fails if the agent reports another", nonEmpty("--model", "a model name"))
+    .option("--script <file>", "the JSON script the fake agent plays", nonEmpty("--script", "a script file"))
     .option("--json", "print every durable event as NDJSON on stdout, and nothing else")
-    .option("--base <ref>", "start the run's branch from this branch, tag or commit instead of HEAD")
+    .option("--base <ref>", "start the run's branch from this branch, tag or commit instead of HEAD", nonEmpty("--base", "a branch, tag or commit"))
     .option(
       "--include-dirty",
       "copy the repository's uncommitted changes (staged, unstaged, untracked) into the run's worktree; they are not committed until the run ends, and then become part of the run's commit",
     )
     .option("--in-place", "work in the repository itself: no worktree, no branch, no commit")
     .option("--worktree", "work in a worktree of its own even when config.toml says [workspace] mode = \"in_place\"")
-    .option("--timeout <duration>", "stop the run after this long, waits included: 90s, 30m, 2h (exit 124)")
-    .option("--max-cost <usd>", "stop the run when the agent reports this much spend in USD (exit 3)")
-    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3)")
-    .option("--max-tool-calls <n>", "stop the run at this many tool calls (exit 3)")
-    .option("--max-repeats <n>", "the same tool call with the same result this many times in a row is a loop: notice, then hand-back")
-    .option("--require-output <kind>", "what the run must leave: change (a change in its workspace; the default) or none")
-    .option("--fallback-model <model>", "switch to this model, once, when the provider stays overloaded")
+    .option("--timeout <duration>", "stop the run after this long, waits included: 90s, 30m, 2h, at most 596h31m23s (exit 124)", duration("--timeout"))
+    .option("--max-cost <usd>", "stop the run when the agent reports this much spend in USD (exit 3)", positiveNumber("--max-cost", { example: "2.5" }))
+    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3)", wholeNumber("--max-tokens", { min: 1, example: 500_000 }))
+    .option("--max-tool-calls <n>", "stop the run at this many tool calls (exit 3)", wholeNumber("--max-tool-calls", { min: 1, example: 200 }))
+    .option(
+      "--max-repeats <n>",
+      `the same tool call with the same result this many times in a row (${REPEATS_RANGE.min} to ${REPEATS_RANGE.max}) is a loop: notice, then hand-back`,
+      wholeNumber("--max-repeats", { ...REPEATS_RANGE, example: 5 }),
+    )
+    .option("--require-output <kind>", "what the run must leave: change (a change in its workspace; the default) or none", oneOf("--require-output", "an output kind", ["change", "none"]))
+    .option("--fallback-model <model>", "switch to this model, once, when the provider stays overloaded", nonEmpty("--fallback-model", "a model name"))
     .option("-y, --yes", "run unattended: never wait for a person (a timeout is then required)")
     .option("--workflow <name|file>", "walk a workflow's stages (.baton/workflows/NAME.dot, a file, or the built-in single); see docs/workflows.md")
     .option("--auto-approve", "with --workflow: every human gate takes its first option (for CI)")
@@ -178,13 +185,13 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   program
     .command("agents")
     .description("List the agents Baton can start: installed or not, version, command line, environment passed, how --model reaches each.")
-    .option("--json", "a JSON array, one object per agent")
+    .option("--json", "one JSON object per agent (NDJSON)")
     .action(action(async (opts: { json?: boolean }) => (await import("./commands/agents.ts")).agentsCommand(context(), opts)));
 
   program
     .command("runs")
     .description("List runs: number, id, status, start time, duration, task.")
-    .option("--status <status>", "only runs with this status (running, succeeded, failed, cancelled, …)")
+    .option("--status <status>", `only runs with this status: ${RUN_STATUSES.join(", ")}`, oneOf("--status", "a run status", RUN_STATUSES))
     .option("--json", "one JSON object per run (NDJSON)")
     .action(action(async (opts: { json?: boolean; status?: string }) => (await import("./commands/runs.ts")).runsCommand(context(), opts)));
 
@@ -199,12 +206,12 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .command("events")
     .description("Print a run's events by seq; without RUN, the feed of all runs by pos (each tagged with pos and number).")
     .argument("[run]", "a run number, a run id, or a unique id prefix")
-    .option("--after <n>", "only events after this seq (or pos, for the feed)", "0")
+    .option("--after <n>", "only events after this seq (or pos, for the feed)", wholeNumber("--after", { min: 0, example: 0, hint: "pass the last seq (or pos) you saw, or 0" }), 0)
     .option("--follow", "keep waiting for new events; a run's stream ends after its final event")
     .option("--json", "raw envelopes as NDJSON")
     .option("--deltas", "with --follow RUN: also the text the agent streams (agent.delta, no seq; best-effort, never replayed)")
     .action(
-      action(async (ref: string | undefined, opts: { after?: string; follow?: boolean; json?: boolean; deltas?: boolean }) =>
+      action(async (ref: string | undefined, opts: { after: number; follow?: boolean; json?: boolean; deltas?: boolean }) =>
         (await import("./commands/events.ts")).eventsCommand(context(), ref, opts),
       ),
     );
@@ -213,7 +220,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .command("cancel")
     .description("Cancel a running run from another process, and wait for it to end.")
     .argument("<run>", "a run number, a run id, or a unique id prefix")
-    .option("--reason <text>", "recorded in run.cancelled")
+    .option("--reason <text>", "recorded in run.cancelled", nonEmpty("--reason", "the reason"))
     .action(action(async (ref: string, opts: { reason?: string }) => (await import("./commands/cancel.ts")).cancelCommand(context(), ref, opts)));
 
   program
@@ -241,13 +248,13 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   program
     .command("serve")
     .description("Serve the HTTP API, resumable live event streams and the web UI, on 127.0.0.1 by default.")
-    .option("--port <port>", "port to listen on (0: any free port)", "7317")
-    .option("--host <host>", "address to listen on; one other than loopback needs --allow-remote", "127.0.0.1")
-    .option("--allow-host <name>", "also accept this name in the Host header (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--port <port>", "port to listen on (0: any free port)", wholeNumber("--port", { min: 0, max: 65_535, example: 7317, hint: "0 picks any free port" }), 7317)
+    .option("--host <host>", "address to listen on; one other than loopback needs --allow-remote", nonEmpty("--host", "an address"), "127.0.0.1")
+    .option("--allow-host <name>", "also accept this name in the Host header (repeatable)", each(nonEmpty("--allow-host", "a host name")), [] as string[])
     .option("--allow-remote", "allow a --host that other machines can reach")
     .addHelpText("after", "\nBATON_SERVE_TOKEN=T sets the token (default: a new random one per start), so a URL stays valid across restarts.")
     .action(
-      action(async (opts: { port: string; host: string; allowHost: string[]; allowRemote?: boolean }) => (await import("./commands/serve.ts")).serveCommand(context(), opts)),
+      action(async (opts: { port: number; host: string; allowHost: string[]; allowRemote?: boolean }) => (await import("./commands/serve.ts")).serveCommand(context(), opts)),
     );
 
   const workflow = program

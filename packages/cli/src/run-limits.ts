@@ -1,34 +1,35 @@
-import { BatonError, formatDuration, parseDuration, type AgentEntry, type BatonConfig, type RunLimits } from "@baton/engine";
+import { BatonError, formatDuration, type AgentEntry, type BatonConfig, type RunLimits } from "@baton/engine";
+import { definedFields } from "@baton/protocol/core";
+import { duration } from "./option-values.ts";
 
 /** The variable that gives runs a timeout when neither --timeout nor the config does (CI). */
 export const TIMEOUT_ENV = "BATON_TIMEOUT";
 
+/** The limit options of `baton run`, as program.ts has read them (option-values.ts). */
 export type LimitFlags = {
-  timeout?: string;
-  maxCost?: string;
-  maxTokens?: string;
-  maxToolCalls?: string;
-  maxRepeats?: string;
+  /** Milliseconds. */
+  timeout?: number;
+  maxCost?: number;
+  maxTokens?: number;
+  maxToolCalls?: number;
+  maxRepeats?: number;
 };
 
 /**
- * A run's limits: each flag over the config's `[limits]`; the timeout also from BATON_TIMEOUT.
+ * A run's limits: each flag over the config's `[limits]`; the timeout also from BATON_TIMEOUT
+ * (read like --timeout; empty is unset).
  *
- * @throws BatonError `usage` naming the flag for a value that is not a duration or a number.
+ * @throws BatonError `usage` naming BATON_TIMEOUT for a value that is not a duration a timer can wait.
  */
 export function resolveLimits(flags: LimitFlags, config: BatonConfig, env: Record<string, string | undefined>): RunLimits {
-  const limits: RunLimits = {};
-  const timeout = flags.timeout !== undefined ? durationFlag("--timeout", flags.timeout) : env[TIMEOUT_ENV] ? durationFlag(TIMEOUT_ENV, env[TIMEOUT_ENV]) : config.limits.timeout;
-  if (timeout !== undefined) limits.timeoutMs = timeout;
-  const cost = flags.maxCost !== undefined ? numberFlag("--max-cost", flags.maxCost, { integer: false }) : config.limits.max_cost_usd;
-  if (cost !== undefined) limits.costUsd = cost;
-  const tokens = flags.maxTokens !== undefined ? numberFlag("--max-tokens", flags.maxTokens) : config.limits.max_tokens;
-  if (tokens !== undefined) limits.tokens = tokens;
-  const calls = flags.maxToolCalls !== undefined ? numberFlag("--max-tool-calls", flags.maxToolCalls) : config.limits.max_tool_calls;
-  if (calls !== undefined) limits.toolCalls = calls;
-  const repeats = flags.maxRepeats !== undefined ? numberFlag("--max-repeats", flags.maxRepeats, { min: 2 }) : config.limits.max_repeats;
-  if (repeats !== undefined) limits.maxRepeats = repeats;
-  return limits;
+  const fromEnv = env[TIMEOUT_ENV] ? duration(TIMEOUT_ENV)(env[TIMEOUT_ENV]) : undefined;
+  return definedFields({
+    timeoutMs: flags.timeout ?? fromEnv ?? config.limits.timeout,
+    costUsd: flags.maxCost ?? config.limits.max_cost_usd,
+    tokens: flags.maxTokens ?? config.limits.max_tokens,
+    toolCalls: flags.maxToolCalls ?? config.limits.max_tool_calls,
+    maxRepeats: flags.maxRepeats ?? config.limits.max_repeats,
+  });
 }
 
 /**
@@ -63,22 +64,4 @@ export function describeLimits(limits: RunLimits): string | undefined {
   if (limits.toolCalls !== undefined) parts.push(`${limits.toolCalls} tool calls`);
   if (limits.maxRepeats !== undefined) parts.push(`${limits.maxRepeats} repeats`);
   return parts.length === 0 ? undefined : parts.join(", ");
-}
-
-function durationFlag(name: string, value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) {
-    throw new BatonError("usage", `${name}: "${value}" is not a duration`, { hint: 'write it like "90s", "30m" or "1h30m" (a bare number is seconds)' });
-  }
-  return ms;
-}
-
-function numberFlag(name: string, value: string, options: { integer?: boolean; min?: number } = {}): number {
-  const number = Number(value);
-  const integer = options.integer ?? true;
-  const min = options.min ?? (integer ? 1 : 0);
-  if (value.trim() === "" || !Number.isFinite(number) || (integer && !Number.isInteger(number)) || number < min || (!integer && number <= 0)) {
-    throw new BatonError("usage", `${name}: "${value}" is not ${integer ? `a whole number of at least ${min}` : "a positive number"}`, { hint: `pass ${name} with a number, like ${name} ${integer ? Math.max(min, 50) : "2.5"}` });
-  }
-  return number;
 }

@@ -5,6 +5,7 @@ import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { stylerFor } from "../render/style.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
+import { shellQuote } from "../shell-quote.ts";
 
 /**
  * `baton agents`: every agent in the registry, whether its command is found on the PATH it
@@ -15,7 +16,8 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
   const { config, root } = await projectConfig(ctx);
   const statuses = await agentStatuses(agentRegistry(config), ctx.env, root);
   if (options.json) {
-    await writeLine(ctx.stdout, terminalJson(statuses, 2));
+    // NDJSON, like every --json of Baton's: one object per agent, one per line.
+    for (const status of statuses) await writeLine(ctx.stdout, terminalJson(status));
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
@@ -28,7 +30,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
       status.version ?? "-",
       describeModelChoice(status.model),
       [status.reports_tokens ? "tokens" : "", status.reports_cost ? "cost" : ""].filter((r) => r !== "").join(",") || "-",
-      status.command.map(quoteArg).join(" "),
+      status.command.map(shellQuote).join(" "),
       status.env.join(",") || "-",
     ].map((cell) => visibleText(cell)),
   );
@@ -56,8 +58,4 @@ async function projectConfig(ctx: CliContext): Promise<{ config: BatonConfig; ro
 function installHint(status: AgentStatus): string {
   const how = status.package === undefined ? "" : `; install: npm install -g ${status.package}`;
   return `${status.name}: ${status.reason ?? "not found"}${how}`;
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

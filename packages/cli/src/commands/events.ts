@@ -6,7 +6,8 @@ import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
 
-export type EventsOptions = { after?: string; follow?: boolean; json?: boolean; deltas?: boolean };
+/** As program.ts reads them: `after` is a whole number (0 when not given). */
+export type EventsOptions = { after?: number; follow?: boolean; json?: boolean; deltas?: boolean };
 
 /**
  * One run's events by seq, or without RUN the cross-run feed by pos. With --follow, waits for
@@ -16,7 +17,7 @@ export type EventsOptions = { after?: string; follow?: boolean; json?: boolean; 
  * `--json` included, is durable-only without it).
  */
 export async function eventsCommand(ctx: CliContext, ref: string | undefined, options: EventsOptions): Promise<number> {
-  const after = parseCursor(options.after);
+  const after = options.after ?? 0;
   if (options.deltas && (ref === undefined || !options.follow)) {
     throw new BatonError("usage", "--deltas needs --follow and a RUN", { hint: "deltas are live only: baton events RUN --follow --deltas" });
   }
@@ -42,12 +43,6 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
     await print(event);
   }
   return EXIT.succeeded;
-}
-
-function parseCursor(text: string | undefined): number {
-  if (text === undefined) return 0;
-  if (!/^\d+$/.test(text)) throw new BatonError("usage", `--after takes a non-negative integer, not "${text}"`, { hint: "pass the last seq (or pos) you saw, or 0" });
-  return Number(text);
 }
 
 function humanLine(event: Envelope & { pos?: number; number?: number }): string {

@@ -40,7 +40,7 @@ export type RunOptions = {
   worktree?: boolean;
   /** Unattended: a timeout is required. */
   yes?: boolean;
-  requireOutput?: string;
+  requireOutput?: "change" | "none";
   fallbackModel?: string;
 } & LimitFlags;
 
@@ -53,9 +53,6 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   const limits = resolveLimits(options, config, ctx.env);
   checkLimits(limits, agent, ctx.interactive === true && options.yes !== true);
   const requireOutput = options.requireOutput ?? config.run.require_output;
-  if (requireOutput !== "change" && requireOutput !== "none") {
-    throw new BatonError("usage", `--require-output: "${requireOutput}" is not an output kind`, { hint: "pass --require-output change or --require-output none" });
-  }
   const fallbackModel = options.fallbackModel ?? config.session.fallback_model;
   const repo = await describeRepo(project.root);
   if (options.inPlace === true && options.worktree === true) {

@@ -7,7 +7,8 @@ import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { visibleText } from "../render/terminal-text.ts";
 
-export type ServeOptions = { port: string; host: string; allowHost: string[]; allowRemote?: boolean };
+/** As program.ts reads them: `port` is a whole number from 0 to 65535. */
+export type ServeOptions = { port: number; host: string; allowHost: string[]; allowRemote?: boolean };
 
 /** The launcher runs started through the API are spawned with: this CLI, as users start it. */
 const CLI_ENTRY = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
@@ -21,7 +22,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;
  * server ends none of them.
  */
 export async function serveCommand(ctx: CliContext, options: ServeOptions): Promise<number> {
-  const port = parsePort(options.port);
+  const port = options.port;
   if (!isLoopbackHost(options.host) && options.allowRemote !== true) {
     throw new BatonError("usage", `--host ${options.host} would open the API to other machines`, {
       hint: "pass --allow-remote as well to mean it (the token still guards every request)",
@@ -51,10 +52,4 @@ export async function serveCommand(ctx: CliContext, options: ServeOptions): Prom
     await server.close();
   }
   return EXIT.succeeded;
-}
-
-function parsePort(text: string): number {
-  const port = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) throw new BatonError("usage", `--port takes a port number (0 to 65535), not "${text}"`, { hint: "0 picks any free port" });
-  return port;
 }

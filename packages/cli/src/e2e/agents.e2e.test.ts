@@ -49,7 +49,7 @@ test("baton agents lists built-ins and configured agents: installed or not, vers
 
   const json = await runBaton(repo, ["agents", "--json"], { env });
   assert.equal(json.code, 0, json.stderr);
-  const statuses = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+  const statuses = linesOf(json.stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
   assert.deepEqual(
     statuses.map((s) => s["name"]),
     ["claude", "opencode", "codex", "gemini", "fake", "mine", "ghost"],

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { testTempDir } from "@baton/protocol/testing";
 import { stepNames } from "@baton/testkit";
-import { makeRepo, runBaton, runIds, writeScript, type CliResult } from "./cli-harness.ts";
+import { cliEnv, makeRepo, runBaton, runIds, writeScript, type CliResult } from "./cli-harness.ts";
 
 /** What a bad command must leave as it was: the run list and the run directories. */
 async function snapshot(repo: string): Promise<{ runs: string; dirs: string[] }> {
@@ -41,8 +41,18 @@ test("bad input to baton run, show and events: exit 2, one line naming the probl
     { name: "a missing script file", args: ["run", "--agent", "fake", "--script", "missing.json"], problem: /missing\.json: cannot read/, fix: /fix the script/ },
     { name: "no --script for the fake agent", args: ["run", "a task", "--agent", "fake"], problem: /the fake agent needs a script/, fix: /pass --script FILE/ },
     { name: "an unknown agent", args: ["run", "--agent", "nosuch", "--script", good], problem: /unknown agent "nosuch"/, fix: /known agents: .*fake/ },
-    { name: "a cursor that is not a number", args: ["events", "1", "--after", "abc"], problem: /--after takes a non-negative integer, not "abc"/, fix: /pass the last seq/ },
-    { name: "a feed cursor that is not a number", args: ["events", "--after", "abc"], problem: /not "abc"/, fix: /pass the last seq/ },
+    { name: "a cursor that is not a number", args: ["events", "1", "--after", "abc"], problem: /--after: "abc" is not a whole number from 0 to/, fix: /pass the last seq/ },
+    { name: "a feed cursor that is not a number", args: ["events", "--after", "abc"], problem: /"abc" is not a whole number/, fix: /pass the last seq/ },
+    { name: "a cursor beyond any safe integer", args: ["events", "--after", "99999999999999999999"], problem: /--after: "99999999999999999999" is not a whole number from 0 to 9007199254740991/, fix: /pass the last seq/ },
+    { name: "--max-repeats above the config's 100", args: ["run", "--script", good, "--max-repeats", "101"], problem: /--max-repeats: "101" is not a whole number from 2 to 100/, fix: /like --max-repeats 5/ },
+    { name: "a token budget in exponent notation", args: ["run", "--script", good, "--max-tokens", "1e3"], problem: /--max-tokens: "1e3" is not a whole number/, fix: /like --max-tokens 500000/ },
+    { name: "an empty --model", args: ["run", "--script", good, "--model", ""], problem: /--model is empty/, fix: /give it a model name, or leave --model out/ },
+    { name: "an empty --agent", args: ["run", "--script", good, "--agent", ""], problem: /--agent is empty/, fix: /leave --agent out/ },
+    { name: "a timeout too long for a timer", args: ["run", "--script", good, "--timeout", "597h"], problem: /--timeout: "597h" is longer than 596h31m23s, the longest Baton's timers can wait/, fix: /give a shorter one/ },
+    { name: "an unknown run status", args: ["runs", "--status", "bogus"], problem: /--status: "bogus" is not a run status/, fix: /pass one of created, running, paused, succeeded, stopped, failed, cancelled/ },
+    { name: "an unknown output kind", args: ["run", "--script", good, "--require-output", "maybe"], problem: /--require-output: "maybe" is not an output kind/, fix: /pass one of change, none/ },
+    { name: "a port out of range", args: ["serve", "--port", "70000"], problem: /--port: "70000" is not a whole number from 0 to 65535/, fix: /0 picks any free port/ },
+    { name: "an empty cancel reason", args: ["cancel", "1", "--reason", ""], problem: /--reason is empty/, fix: /leave --reason out/ },
   ];
   for (const { name, args, problem, fix } of cases) {
     await t.test(name, async () => {
@@ -56,7 +66,12 @@ test("bad input to baton run, show and events: exit 2, one line naming the probl
     const config = await readFile(configPath, "utf8");
     try {
       await writeFile(configPath, "[session\ncancel_grace_ms = 5\n");
-      assertUsageError(await runBaton(repo, ["run", "--agent", "fake", "--script", good]), /config\.toml is not valid TOML/, /fix the file or remove it/);
+      assertUsageError(await runBaton(repo, ["run", "--agent", "fake", "--script", good]), /\.baton\/config\.toml:1:9: not valid TOML: illegal character in key/, /fix the file or remove it/);
+      await writeFile(configPath, '[session]\ncancel_grace_ms = 5000\n\n[limits]\ntimeout = = "5m"\n');
+      assertUsageError(await runBaton(repo, ["run", "--agent", "fake", "--script", good]), /\.baton\/config\.toml:5:11: not valid TOML: invalid value/, /fix the file or remove it/);
+      assert.deepEqual(await snapshot(repo), before);
+      await writeFile(configPath, '[limits]\ntimeout = "597h"\n');
+      assertUsageError(await runBaton(repo, ["run", "--agent", "fake", "--script", good]), /config\.toml: limits\.timeout: "597h" is longer than 596h31m23s/, /see the comments/);
       assert.deepEqual(await snapshot(repo), before);
       await writeFile(configPath, '[session]\ncancel_grace_ms = "soon"\n');
       assertUsageError(await runBaton(repo, ["run", "--agent", "fake", "--script", good]), /config\.toml: session\.cancel_grace_ms: /, /see the comments/);
@@ -67,6 +82,31 @@ test("bad input to baton run, show and events: exit 2, one line naming the probl
     } finally {
       await writeFile(configPath, config);
     }
+  });
+
+  await t.test("a config.toml that is a directory, or cannot be read", async () => {
+    const configPath = join(repo, ".baton", "config.toml");
+    const config = await readFile(configPath, "utf8");
+    try {
+      await rm(configPath);
+      await mkdir(configPath);
+      for (const args of [["run", "--agent", "fake", "--script", good], ["agents"]]) {
+        assertUsageError(await runBaton(repo, args), /\.baton\/config\.toml is a directory, not a file/, /remove it \(or move it away\) to use the defaults/);
+      }
+      assert.deepEqual(await snapshot(repo), before);
+      await rm(configPath, { recursive: true });
+      await symlink(configPath, configPath);
+      assertUsageError(await runBaton(repo, ["run", "--agent", "fake", "--script", good]), /\.baton\/config\.toml cannot be read \(ELOOP\)/, /replace it with a readable config\.toml file/);
+      assert.deepEqual(await snapshot(repo), before);
+    } finally {
+      await rm(configPath, { recursive: true, force: true });
+      await writeFile(configPath, config);
+    }
+  });
+
+  await t.test("a BATON_TIMEOUT too long for a timer", async () => {
+    assertUsageError(await runBaton(repo, ["run", "--script", good], { env: cliEnv({ BATON_TIMEOUT: "597h" }) }), /BATON_TIMEOUT: "597h" is longer than 596h31m23s/, /give a shorter one/);
+    assert.deepEqual(await snapshot(repo), before);
   });
 
   await t.test("usage errors of the command line itself", async () => {

@@ -91,7 +91,7 @@ test("a cost or token budget for an agent that reports none is refused, naming t
   const tokens = await runBaton(repo, ["run", "Go", "--script", script, "--max-tokens", "1000"]);
   assert.equal(tokens.code, 2);
   assert.match(tokens.stderr, /a token budget cannot be enforced for agent "fake": it reports no token usage/);
-  for (const [flag, value, words] of [["--timeout", "soon", /--timeout: "soon" is not a duration/], ["--max-tokens", "1.5", /--max-tokens: "1.5" is not a whole number/], ["--max-cost", "-1", /--max-cost: "-1" is not a positive number/], ["--max-repeats", "1", /--max-repeats: "1" is not a whole number of at least 2/]] as const) {
+  for (const [flag, value, words] of [["--timeout", "soon", /--timeout: "soon" is not a duration/], ["--max-tokens", "1.5", /--max-tokens: "1.5" is not a whole number/], ["--max-cost", "-1", /--max-cost: "-1" is not a positive number/], ["--max-repeats", "1", /--max-repeats: "1" is not a whole number from 2 to 100/]] as const) {
     const bad = await runBaton(repo, ["run", "Go", "--script", script, flag, value]);
     assert.equal(bad.code, 2, `${flag} ${value}`);
     assert.match(bad.stderr, words);

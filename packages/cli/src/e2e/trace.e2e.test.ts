@@ -62,3 +62,19 @@ test("every tool call's whole output is in the trace store, capped with a marker
   assert.equal(linesOf(badRun.stderr).length, 1);
   assert.match(badRun.stderr, /^baton: .*99/);
 });
+
+test("an output the fake agent cut: output_chars is what it sent, and the trace ends with its line giving the whole length", async () => {
+  const repo = await makeRepo("cli-trace-agent-cut-");
+  const script = await writeScript(repo, "flood.json", [{ run: "head -c 1000000 /dev/zero | tr '\\0' a" }]);
+
+  const result = await runBaton(repo, ["run", "Print a lot", "--agent", "fake", "--script", script, "--json", "--require-output", "none"]);
+
+  assert.equal(result.code, 0, result.stderr);
+  const events = linesOf(result.stdout).map((line) => JSON.parse(line) as Envelope);
+  const completed = eventsOfType<Data>(events, "tool.completed")[0]?.data as Data;
+  const agentLine = "[fake agent: output cut at 65536 of 1000000 characters]";
+  const text = await readFile(join(runsDir(repo), String(events[0]?.run), String(completed["output_file"])), "utf8");
+  assert.equal(text.length, 65_536 + 1 + agentLine.length, "under Baton's own cap, the trace holds all the agent sent");
+  assert.ok(text.endsWith(`\n${agentLine}`), "the agent's cut shows, with the whole length");
+  assert.equal(completed["output_chars"], text.length, "output_chars counts what the agent sent, its cut line included");
+});

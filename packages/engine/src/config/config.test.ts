@@ -28,7 +28,7 @@ test("permission rules are read", () => {
 
 test("bad TOML and unknown or mistyped keys are one clear error naming the file and key", () => {
   for (const [text, expected] of [
-    ["[session\n", /c\.toml is not valid TOML/],
+    ["[session\n", /^c\.toml:1:9: not valid TOML: illegal character in key$/],
     ["[session]\ncancel_grace = 5\n", /c\.toml: session: Unrecognized key/i],
     ['[session]\ncancel_grace_ms = "soon"\n', /c\.toml: session\.cancel_grace_ms/],
     ['[[permissions.rules]]\nname = "x"\naction = "maybe"\n', /permissions\.rules\.0\.action/],
@@ -38,4 +38,33 @@ test("bad TOML and unknown or mistyped keys are one clear error naming the file 
       (error: unknown) => isBatonError(error) && error.code === "bad_config" && expected.test(error.message),
     );
   }
+});
+
+test("a TOML syntax error names the file, line and column, and what is wrong there", () => {
+  const text = '[session]\ncancel_grace_ms = 5000\n\n[limits]\ntimeout = = "5m"\n';
+  assert.throws(
+    () => parseConfig(text, "/repo/.baton/config.toml"),
+    (error: unknown) => isBatonError(error) && error.toLine() === "/repo/.baton/config.toml:5:11: not valid TOML: invalid value: fix the file or remove it to use the defaults",
+  );
+});
+
+test("limit values in config have the command line's bounds: max_repeats 2 to 100, counts exact, a timeout a timer can wait", () => {
+  for (const [text, expected] of [
+    ["[limits]\nmax_repeats = 101\n", /limits\.max_repeats: Too big/],
+    ["[limits]\nmax_repeats = 1\n", /limits\.max_repeats: Too small/],
+    ["[limits]\nmax_tokens = 1e300\n", /limits\.max_tokens: Too big/],
+    ["[limits]\nmax_tool_calls = 1.5\n", /limits\.max_tool_calls: /],
+    ["[limits]\nmax_cost_usd = inf\n", /limits\.max_cost_usd: /],
+    ['[limits]\ntimeout = "597h"\n', /limits\.timeout: "597h" is longer than 596h31m23s/],
+    ['[limits]\ntimeout = "0s"\n', /limits\.timeout: "0s" is no time at all/],
+    ['[retry]\noverloaded = ["10s", "400h"]\n', /retry\.overloaded\.1: "400h" is longer than 298h15m41s/],
+    ['[retry]\nmax_retry_after = "400h"\n', /retry\.max_retry_after: "400h" is longer than/],
+  ] as const) {
+    assert.throws(
+      () => parseConfig(text, "c.toml"),
+      (error: unknown) => isBatonError(error) && error.code === "bad_config" && expected.test(error.message),
+      text,
+    );
+  }
+  assert.equal(parseConfig("[limits]\nmax_repeats = 100\n", "c.toml").limits.max_repeats, 100);
 });

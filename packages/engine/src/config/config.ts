@@ -1,12 +1,16 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse } from "smol-toml";
+import { parse, TomlError } from "smol-toml";
 import { z } from "zod";
 import { agentConfigSchema, agentNameSchema } from "../agents/agent-entry.ts";
 import { BatonError } from "../errors.ts";
+import { readConfigText } from "./config-file.ts";
 import { permissionRuleSchema } from "../permissions/policy.ts";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../trace/trace-store.ts";
-import { durationSchema } from "./duration.ts";
+import { MAX_COUNT, MAX_RETRY_WAIT_MS, MAX_TIMEOUT_MS, REPEATS_RANGE } from "./bounds.ts";
+import { durationSchema } from "./duration-schema.ts";
+
+/** A wait before a resend (or the longest a provider may ask for): jitter is added to it. */
+const retryWait = durationSchema({ maxMs: MAX_RETRY_WAIT_MS, longest: "the longest a resend can wait (its jitter may double it)" });
 
 /** Project settings from `.baton/config.toml`. Every key is optional; defaults are below. */
 export const configSchema = z.strictObject({
@@ -50,15 +54,15 @@ export const configSchema = z.strictObject({
   limits: z
     .strictObject({
       /** Wall-clock time for the whole run, waits included ("30m"). Unattended runs need one. */
-      timeout: durationSchema.optional(),
+      timeout: durationSchema({ maxMs: MAX_TIMEOUT_MS, positive: true }).optional(),
       /** Spend in USD, as the agent reports it. */
       max_cost_usd: z.number().positive().optional(),
       /** Input plus output tokens, as the agent reports them. */
-      max_tokens: z.number().int().positive().optional(),
+      max_tokens: z.number().int().positive().max(MAX_COUNT).optional(),
       /** Tool calls the agent may make. */
-      max_tool_calls: z.number().int().positive().optional(),
+      max_tool_calls: z.number().int().positive().max(MAX_COUNT).optional(),
       /** The same tool call (tool, input, result) this many times in a row is a loop. Off unless set. */
-      max_repeats: z.number().int().min(2).max(100).optional(),
+      max_repeats: z.number().int().min(REPEATS_RANGE.min).max(REPEATS_RANGE.max).optional(),
     })
     .default({}),
   run: z
@@ -70,13 +74,13 @@ export const configSchema = z.strictObject({
   retry: z
     .strictObject({
       /** Waits before resending a turn that was rate limited or could not reach the provider. */
-      rate_limited: z.array(durationSchema).max(20).prefault(["10s", "20s", "40s"]),
+      rate_limited: z.array(retryWait).max(20).prefault(["10s", "20s", "40s"]),
       /** Waits before resending a turn the provider was overloaded for. */
-      overloaded: z.array(durationSchema).max(20).prefault(["10s", "20s", "30s", "40s", "50s", "60s"]),
+      overloaded: z.array(retryWait).max(20).prefault(["10s", "20s", "30s", "40s", "50s", "60s"]),
       /** Up to this share of each wait is added at random, so that runs do not resend together. */
       jitter: z.number().min(0).max(1).default(0.25),
       /** A provider asking to wait longer than this (retry-after) is not waited for. */
-      max_retry_after: durationSchema.prefault("2m"),
+      max_retry_after: retryWait.prefault("2m"),
     })
     .prefault({}),
 });
@@ -87,24 +91,21 @@ export const CONFIG_FILE = "config.toml";
 /** Reads and checks the project's config. A missing file means all defaults. */
 export async function loadConfig(batonDir: string): Promise<BatonConfig> {
   const path = join(batonDir, CONFIG_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return configSchema.parse({});
-    throw error;
-  }
-  return parseConfig(text, path);
+  const text = await readConfigText(path);
+  return text === undefined ? configSchema.parse({}) : parseConfig(text, path);
 }
 
+/**
+ * Checks a config's text. A TOML syntax error names the file, line and column
+ * (`path:line:column`, as editors and terminals link it); a key or value that does not fit the
+ * schema names the key.
+ */
 export function parseConfig(text: string, path: string): BatonConfig {
   let raw: unknown;
   try {
     raw = parse(text);
   } catch (error) {
-    throw new BatonError("bad_config", `${path} is not valid TOML (${(error as Error).message.split("\n")[0]})`, {
-      hint: "fix the file or remove it to use the defaults",
-    });
+    throw new BatonError("bad_config", tomlErrorLine(path, error), { hint: "fix the file or remove it to use the defaults" });
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
@@ -115,6 +116,13 @@ export function parseConfig(text: string, path: string): BatonConfig {
     });
   }
   return parsed.data;
+}
+
+/** `path:3:9: not valid TOML: invalid value`, from smol-toml's error (its message also holds a code excerpt, left out). */
+function tomlErrorLine(path: string, error: unknown): string {
+  const reason = ((error as Error).message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "");
+  const where = error instanceof TomlError ? `${path}:${error.line}:${error.column}` : path;
+  return `${where}: not valid TOML: ${reason}`;
 }
 
 /** The commented config that `baton init` writes. It parses to the defaults. */

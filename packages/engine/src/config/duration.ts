@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 const WHOLE = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
@@ -29,13 +27,3 @@ export function formatDuration(ms: number): string {
   const seconds = rest - minutes * 60;
   return `${hours ? `${hours}h` : ""}${minutes ? `${minutes}m` : ""}${seconds || (!hours && !minutes) ? `${seconds}s` : ""}`;
 }
-
-/** A duration in config: a string like "30m", or a number of seconds. Parses to milliseconds. */
-export const durationSchema = z.union([z.number().min(0), z.string()]).transform((value, ctx) => {
-  const ms = typeof value === "number" ? Math.round(value * 1_000) : parseDuration(value);
-  if (ms === undefined) {
-    ctx.addIssue({ code: "custom", message: `"${String(value)}" is not a duration; write it like "90s", "30m" or "1h30m" (a bare number is seconds)` });
-    return z.NEVER;
-  }
-  return ms;
-});

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { git } from "./git-cli.ts";
 import { refExists, type RunWorkspaceRecord } from "./run-diff.ts";
+import { retryingWorktreeRace } from "./worktree-race.ts";
 
 export type CleanOutcome = {
   /** The worktree folder was there and is now removed. */
@@ -28,17 +29,18 @@ export async function cleanRunWorktree(root: string, record: RunWorkspaceRecord,
   }
   if (existsSync(workspace.path)) {
     // --force: a finished run's worktree may hold ignored files (build output) git would keep.
-    await git(root, ["worktree", "remove", "--force", workspace.path]).catch(() => rm(workspace.path, { recursive: true, force: true }));
+    await retryingWorktreeRace(() => git(root, ["worktree", "remove", "--force", workspace.path])).catch(() => rm(workspace.path, { recursive: true, force: true }));
     removedWorktree = true;
   }
-  await git(root, ["worktree", "prune"]);
+  // A run starting meanwhile adds a worktree: these list the worktrees and can lose git's race.
+  await retryingWorktreeRace(() => git(root, ["worktree", "prune"]));
   const name = workspace.branch;
   if (name === undefined) return { removedWorktree, branch: undefined };
   if (!(await refExists(root, `refs/heads/${name}`))) return { removedWorktree, branch: { name, action: "absent" } };
   const base = await mergeBase(root, workspace);
   const unmerged = Number(await git(root, ["rev-list", "--count", `${base.ref}..refs/heads/${name}`]));
   if (unmerged > 0) return { removedWorktree, branch: { name, action: "kept", unmerged, base: base.label } };
-  await git(root, ["branch", "-D", "--quiet", name], { hooks: options.gitHooks === true });
+  await retryingWorktreeRace(() => git(root, ["branch", "-D", "--quiet", name], { hooks: options.gitHooks === true }));
   return { removedWorktree, branch: { name, action: "deleted", base: base.label } };
 }
 

@@ -1,9 +1,11 @@
+import { existsSync } from "node:fs";
 import { appendFile, cp, mkdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { BatonError } from "../errors.ts";
 import { git, gitFailure, gitRaw } from "./git-cli.ts";
 import type { WorkspacePlan } from "./plan-workspace.ts";
 import { taskSlug } from "./task-slug.ts";
+import { retryingWorktreeRace } from "./worktree-race.ts";
 
 /** Where a run works, once it is ready. */
 export type Workspace = {
@@ -36,18 +38,29 @@ export async function openWorkspace(plan: WorkspacePlan, run: { number: number; 
   const path = join(plan.batonDir, WORKTREES_DIR, name);
   const branch = `baton/${name}`;
   await ensureIgnored(plan.root, plan.batonDir, path);
+  // The branch first, then the worktree on it (not `worktree add -b`, which leaves the branch
+  // behind when the add fails): each step can then be tried again on git's worktree race.
   try {
-    await git(plan.root, ["worktree", "add", "--quiet", "-b", branch, path, plan.baseSha], { hooks: plan.gitHooks === true });
+    await retryingWorktreeRace(() => git(plan.root, ["branch", branch, plan.baseSha], { hooks: plan.gitHooks === true }));
   } catch (error) {
-    throw new BatonError("worktree_failed", `could not create the worktree ${path} on branch ${branch}: ${gitFailure(error)}`, {
-      hint: "remove a stale branch or folder of that name (baton clean), then run again",
-    });
+    throw worktreeFailed(path, branch, error, `a branch of that name is left from an earlier run or was made by hand: delete it (git branch -D ${branch}), then run again`);
+  }
+  try {
+    await retryingWorktreeRace(() => git(plan.root, ["worktree", "add", "--quiet", path, branch], { hooks: plan.gitHooks === true }));
+  } catch (error) {
+    // The branch was made for this worktree a moment ago and holds nothing of its own.
+    await retryingWorktreeRace(() => git(plan.root, ["branch", "-D", "--quiet", branch])).catch(() => undefined);
+    throw worktreeFailed(path, branch, error, existsSync(path) ? `remove ${path} (left from an earlier run), then run again` : "check the repository with git worktree list, then run again");
   }
   const workspace: Workspace = { kind: "worktree", path, root: plan.root, branch, base: plan.base, baseSha: plan.baseSha };
   if (plan.baseBranch !== undefined) workspace.baseBranch = plan.baseBranch;
   if (plan.gitHooks === true) workspace.gitHooks = true;
   if (plan.dirty.length > 0) workspace.includedDirty = await copyDirtyChanges(plan.root, path, plan.dirty);
   return workspace;
+}
+
+function worktreeFailed(path: string, branch: string, error: unknown, hint: string): BatonError {
+  return new BatonError("worktree_failed", `could not create the worktree ${path} on branch ${branch}: ${gitFailure(error)}`, { hint });
 }
 
 /**

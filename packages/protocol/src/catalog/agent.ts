@@ -72,7 +72,7 @@ export const toolCompleted = defineEvent(
     duration_ms: z.number().int().min(0),
     exit_code: z.number().int().optional(),
     timed_out: z.boolean().optional(),
-    /** Length of the complete output, before any cut. */
+    /** Length of the output as the agent reported it, before Baton's cut (the agent may have cut it already). */
     output_chars: z.number().int().min(0),
     /** The first 200 characters of the output, redacted. */
     preview: z.string().optional(),

@@ -78,8 +78,11 @@ export function isKnownType(type: string): boolean {
   return (EVENT_TYPES as readonly string[]).includes(type);
 }
 
+/** Every status a run can have, as its events say, in the order a run goes through them. */
+export const RUN_STATUSES = ["created", "running", "paused", "succeeded", "stopped", "failed", "cancelled"] as const;
+
 /** A run's status, as its events say. */
-export type RunStatus = "created" | "running" | "paused" | "succeeded" | "stopped" | "failed" | "cancelled";
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** Statuses of a run that has ended for good: its log has its final event. */
 export const FINAL_STATUSES = ["succeeded", "stopped", "failed", "cancelled"] as const satisfies readonly RunStatus[];
