@@ -14,7 +14,7 @@ Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 stopped at 
 the model provider (work committed), 4 a workflow run paused at a gate, 124 stopped at the
 timeout (work committed), 130 cancelled.`;
 
-type ResumeFlags = { json?: boolean; detach?: boolean; timeout?: string; autoApprove?: boolean };
+type ResumeFlags = { json?: boolean; detach?: boolean; timeout?: number; autoApprove?: boolean };
 
 /** Who answers a gate from this terminal: the user's name, as git and the shell know it. */
 function whoAmI(ctx: CliContext): string {
@@ -146,7 +146,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .argument("<run>", "a run number, a run id, or a unique id prefix")
     .option("--json", "print the run's new events as NDJSON")
     .option("--detach", "leave it running in the background")
-    .option("--timeout <duration>", "stop the resumed run after this long")
+    .option("--timeout <duration>", "stop the resumed run after this long: 90s, 30m, 2h", duration("--timeout"))
     .option("--auto-approve", "every later gate takes its first option")
     .action(action(async (ref: string, opts: ResumeFlags) => (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts)));
 

@@ -13,7 +13,7 @@ import { nextSteps } from "./run-workflow.ts";
 import { agentRunSettings, loadRunWorkflow, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
 import { checkDecision } from "./gate-decision.ts";
 
-export type ResumeOptions = { json?: boolean; detach?: boolean; autoApprove?: boolean; timeout?: string };
+export type ResumeOptions = { json?: boolean; detach?: boolean; autoApprove?: boolean; timeout?: number };
 
 /**
  * `baton resume RUN` (and, with a decision, `baton approve|reject|answer RUN`): continues a
