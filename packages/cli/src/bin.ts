@@ -1,4 +1,10 @@
+import { hideSecretEnvironment } from "@baton/engine/isolation";
 import { main } from "./program.ts";
+
+// Baton's own copy of its environment: it redacts these secrets and passes some to agents. The
+// process keeps none of them where /proc/<pid>/environ shows them to anyone who may look.
+const env = { ...process.env };
+hideSecretEnvironment(process.env);
 
 const controller = new AbortController();
 let interrupts = 0;
@@ -18,7 +24,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
-  env: process.env,
+  env,
   stdout: process.stdout,
   stderr: process.stderr,
   signal: controller.signal,

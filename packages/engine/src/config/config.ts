@@ -27,6 +27,12 @@ export const configSchema = z.strictObject({
       mode: z.enum(["worktree", "in_place"]).default("worktree"),
     })
     .default({ mode: "worktree" }),
+  isolation: z
+    .strictObject({
+      /** `user_namespace`: the agent in a user namespace of its own, where it cannot read Baton's process; `none`: as Baton runs. */
+      agent: z.enum(["user_namespace", "none"]).default("user_namespace"),
+    })
+    .default({ agent: "user_namespace" }),
   trace: z
     .strictObject({
       /** Cap on one tool call's stored output, in characters; a marker line shows the cut. */
@@ -152,6 +158,13 @@ max_retry_after = "2m"
 # branch baton/<number>-<slug>, and Baton commits its changes there at the end.
 # in_place: runs work in the repository itself and nothing is committed.
 mode = "worktree"
+
+[isolation]
+# user_namespace: each agent runs in a user namespace of its own (same user, same files), so
+# its tools cannot read Baton's environment or memory, nor any other process's. Where the
+# kernel allows none (a container may forbid them), the run logs a warning and goes on.
+# none: the agent runs as Baton runs.
+agent = "user_namespace"
 
 [trace]
 # The complete output of each tool call is kept in .baton/runs/<run>/outputs/,

@@ -10,6 +10,7 @@ import { workspaceHasChange } from "../conduct/output-check.ts";
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "../conduct/retry-policy.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
+import type { AgentIsolationMode } from "../isolation/user-namespace.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 import { TraceStore } from "../trace/trace-store.ts";
@@ -32,6 +33,8 @@ export type RunRequest = {
   rules: readonly PermissionRule[];
   /** False turns off the built-in permission rules. */
   builtinRules?: boolean;
+  /** `[isolation] agent`: the agent in a user namespace of its own (the default), or not. */
+  isolation?: AgentIsolationMode;
   /** Cap on each stored tool output (`[trace] max_output_chars`). */
   maxOutputChars?: number;
   cancelGraceMs: number;
@@ -180,6 +183,7 @@ async function runSession(sink: RunSink, writer: RunLogWriter, request: RunReque
     return await runAgentSession({
       agentName: request.agentName,
       command: { ...request.command, cwd: workspace.path },
+      isolation: request.isolation,
       conduct: (live) => conductor.conduct(live),
       onToolFinished: (call) => conductor.onToolFinished(call),
       sink,
