@@ -1,4 +1,5 @@
 import { inspect } from "node:util";
+import { hideSecretEnvironment } from "@baton/engine/isolation";
 import { main } from "./program.ts";
 import { visibleText } from "./render/terminal-text.ts";
 import { ENDING_SIGNALS, Interrupts } from "./process/interrupts.ts";
@@ -17,10 +18,16 @@ watchLauncher(process.env, {
 });
 const stdoutClosed = watchStdout(process.stdout, process.stderr);
 
+// Baton's own copy of its environment (taken after the launcher's link variable is read and
+// removed): it redacts these secrets and passes some to agents. The process keeps none of
+// them where /proc/<pid>/environ shows them to anyone who may look.
+const env = { ...process.env };
+hideSecretEnvironment(process.env);
+
 try {
   process.exitCode = await main(process.argv.slice(2), {
     cwd: process.cwd(),
-    env: process.env,
+    env,
     stdout: process.stdout,
     stderr: process.stderr,
     signal: interrupts.signal,

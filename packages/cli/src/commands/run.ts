@@ -87,6 +87,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
       workspace,
       rules: config.permissions.rules,
       builtinRules: config.permissions.builtin_rules,
+      isolation: config.isolation.agent,
       maxOutputChars: config.trace.max_output_chars,
       cancelGraceMs: config.session.cancel_grace_ms,
       limits,

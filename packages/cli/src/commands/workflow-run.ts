@@ -97,6 +97,7 @@ export function agentRunSettings(config: BatonConfig, extra: Pick<AgentRunSettin
     cancelGraceMs: config.session.cancel_grace_ms,
     retry: { rateLimitedMs: config.retry.rate_limited, overloadedMs: config.retry.overloaded, jitter: config.retry.jitter, maxRetryAfterMs: config.retry.max_retry_after },
     requireOutput: "none",
+    isolation: config.isolation.agent,
   };
 }
 

@@ -4,6 +4,7 @@ import { permissionQuestion } from "../permissions/permission-question.ts";
 import { chooseOption, decidePermission, type PermissionRule } from "../permissions/policy.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { StreamRedactor, type Redactor } from "../redaction/redactor.ts";
+import { chooseAgentIsolation, isolatedCommand, notIsolatedLog, type AgentIsolationMode } from "../isolation/user-namespace.ts";
 import { AgentProcess, type AgentCommand } from "./agent-process.ts";
 import { AcpEventMapper, type EventSink, type FinishedToolCall, type ToolOutputTrace } from "./event-mapper.ts";
 import { LiveSession } from "./live-session.ts";
@@ -16,6 +17,8 @@ import { errorText } from "./error-text.ts";
 export type SessionOptions = {
   agentName: string;
   command: AgentCommand;
+  /** Whether the agent gets a user namespace of its own, out of reach of Baton's process (the default). */
+  isolation?: AgentIsolationMode;
   sink: EventSink;
   redactor: Redactor;
   transcriptPath: string;
@@ -69,7 +72,9 @@ const SERVES_CLIENT_FS = false;
  */
 export async function runAgentSession(options: SessionOptions): Promise<SessionOutcome> {
   const { sink, redactor } = options;
-  const agent = await AgentProcess.start(options.command);
+  const isolation = await chooseAgentIsolation(options.isolation ?? "user_namespace", options.command.env["PATH"]);
+  if (isolation.kind === "none") sink.append("log", notIsolatedLog(isolation));
+  const agent = await AgentProcess.start(isolatedCommand(options.command, isolation));
   const transcript = new AcpTranscript(options.transcriptPath, redactor, options.now);
   const mapper = new AcpEventMapper({
     sink,

@@ -9,6 +9,7 @@ test("the config that init writes parses to the defaults", () => {
   assert.deepEqual(config.session, { cancel_grace_ms: 5000 });
   assert.deepEqual(config.permissions, { rules: [], builtin_rules: true });
   assert.deepEqual(config.workspace, { mode: "worktree" });
+  assert.deepEqual(config.isolation, { agent: "user_namespace" });
   assert.deepEqual(config.trace, { max_output_chars: 100_000 });
 });
 

@@ -37,6 +37,12 @@ export const configSchema = z.strictObject({
       hooks: z.boolean().default(false),
     })
     .default({ hooks: false }),
+  isolation: z
+    .strictObject({
+      /** `user_namespace`: the agent in a user namespace of its own, where it cannot read Baton's process; `none`: as Baton runs. */
+      agent: z.enum(["user_namespace", "none"]).default("user_namespace"),
+    })
+    .default({ agent: "user_namespace" }),
   trace: z
     .strictObject({
       /** Cap on one tool call's stored output, in characters; a marker line shows the cut. */
@@ -172,6 +178,13 @@ mode = "worktree"
 # the run's commit, deleting a branch). Off: a hook the agent wrote could run as Baton.
 # pre-commit and commit-msg never run for the run's commit.
 hooks = false
+
+[isolation]
+# user_namespace: each agent runs in a user namespace of its own (same user, same files), so
+# its tools cannot read Baton's environment or memory, nor any other process's. Where the
+# kernel allows none (a container may forbid them), the run logs a warning and goes on.
+# none: the agent runs as Baton runs.
+agent = "user_namespace"
 
 [trace]
 # The complete output of each tool call is kept in .baton/runs/<run>/outputs/,

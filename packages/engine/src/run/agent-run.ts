@@ -13,6 +13,7 @@ import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 import { TraceStore } from "../trace/trace-store.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
+import type { AgentIsolationMode } from "../isolation/user-namespace.ts";
 import type { RunSink } from "./run-sink.ts";
 
 /** One agent as a run starts it: its name, command, session setup and the conductor's facts from its registry entry. */
@@ -35,6 +36,8 @@ export type AgentRunSettings = {
   retry?: RetrySchedule | undefined;
   requireOutput?: "change" | "none" | undefined;
   redactor: Redactor;
+  /** `[isolation] agent`: the agent in a user namespace of its own (the default), or not. */
+  isolation?: AgentIsolationMode | undefined;
   now: () => Date;
   version: string;
 };
@@ -69,6 +72,7 @@ export async function runConductedAgent(
       definedFields({
         agentName: agent.agentName,
         command: { ...agent.command, cwd: run.workspace.path },
+        isolation: settings.isolation,
         conduct: (live: Parameters<Conductor["conduct"]>[0]) => conductor.conduct(live),
         onToolFinished: (call: Parameters<Conductor["onToolFinished"]>[0]) => conductor.onToolFinished(call),
         sink,

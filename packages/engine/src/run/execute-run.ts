@@ -8,6 +8,7 @@ import type { SessionSetup } from "../agents/agent-launch.ts";
 import { limitsData, type RunLimits } from "../conduct/limits.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
+import type { AgentIsolationMode } from "../isolation/user-namespace.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
@@ -31,6 +32,8 @@ export type RunRequest = {
   rules: readonly PermissionRule[];
   /** False turns off the built-in permission rules. */
   builtinRules?: boolean;
+  /** `[isolation] agent`: the agent in a user namespace of its own (the default), or not. */
+  isolation?: AgentIsolationMode;
   /** Cap on each stored tool output (`[trace] max_output_chars`). */
   maxOutputChars?: number;
   cancelGraceMs: number;

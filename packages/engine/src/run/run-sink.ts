@@ -45,6 +45,15 @@ export class RunSink implements EventSink {
     for (const listener of this.#listeners) listener(envelope);
   }
 
+  /**
+   * Text as Baton may keep it anywhere outside the log too: a name or message derived from the
+   * task (its branch, worktree folder, commit message) is made from this form, since a slug or a
+   * cut line would no longer hold the secret whole for the log's redaction to find.
+   */
+  redactText(text: string): string {
+    return this.#redactor.redactText(text);
+  }
+
   /** Calls `listener` after each durable event is appended and folded. Returns how to stop. */
   onAppend(listener: (envelope: Envelope) => void): () => void {
     this.#listeners.add(listener);

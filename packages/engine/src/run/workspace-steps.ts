@@ -5,9 +5,9 @@ import { openWorkspace, type Workspace } from "../workspace/open-workspace.ts";
 import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import type { RunSink } from "./run-sink.ts";
 
-/** Makes the run's workspace and records `workspace.ready`. */
+/** Makes the run's workspace, named after the redacted task, and records `workspace.ready`. */
 export async function readyWorkspace(sink: RunSink, plan: WorkspacePlan, run: { number: number; task: string }): Promise<Workspace> {
-  const workspace = await openWorkspace(plan, run);
+  const workspace = await openWorkspace(plan, { number: run.number, task: sink.redactText(run.task) });
   const data: Record<string, unknown> = { path: workspace.path, kind: workspace.kind };
   if (workspace.branch !== undefined) data["branch"] = workspace.branch;
   if (workspace.base !== undefined) data["base"] = workspace.base;
@@ -21,13 +21,14 @@ export async function readyWorkspace(sink: RunSink, plan: WorkspacePlan, run: { 
 /**
  * When the agent's work has ended, whatever its outcome: commits what is in the worktree and
  * records `git.committed`, or a `log` saying nothing changed. In place, nothing is committed.
+ * The commit message is made from the redacted task: git keeps it outside Baton's redaction.
  * Throws a BatonError (`commit_failed`) when git refuses; the files stay in the worktree.
  */
 export async function commitRunWork(sink: RunSink, workspace: Workspace, run: { runId: string; number: number; task: string }): Promise<WorkspaceCommit | undefined> {
   if (workspace.kind !== "worktree") return undefined;
   let commit: WorkspaceCommit | undefined;
   try {
-    commit = await commitWorkspace(workspace, run);
+    commit = await commitWorkspace(workspace, { ...run, task: sink.redactText(run.task) });
   } catch (error) {
     if (isBatonError(error)) throw error;
     throw new BatonError("commit_failed", `could not commit the run's changes on ${workspace.branch ?? "its branch"}: ${gitFailure(error)}`, {

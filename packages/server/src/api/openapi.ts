@@ -59,7 +59,15 @@ export const OPENAPI_DOCUMENT = {
           content: json({
             type: "object",
             required: ["task", "agent"],
-            properties: { task: { type: "string" }, agent: { type: "string" }, model: { type: "string" }, script: { type: "string", description: "fake agent: script file, relative to the project root" }, timeout: { type: "string", description: "the run's timeout, like 30m; without one the project's [limits] timeout or BATON_TIMEOUT must give one (a run started here is unattended)" }, require_output: { type: "string", enum: ["change", "none"], description: "what the run must leave (default: the project's [run] require_output)" } },
+            properties: { task: { type: "string" }, agent: { type: "string" }, model: { type: "string" }, script: {
+                description:
+                  "fake agent: its script, either the steps themselves (a JSON array of steps, or {\"turns\": [[steps…], …]}) or a file inside the project, relative to its root. A path that leads outside the project, by .. or a symbolic link, is refused (400); errors about a file say where it goes wrong (line, column), never what it holds",
+                oneOf: [
+                  { type: "array", items: { type: "object" } },
+                  { type: "object", required: ["turns"], properties: { turns: { type: "array", items: { type: "array", items: { type: "object" } } } } },
+                  { type: "string", minLength: 1, maxLength: 4096 },
+                ],
+              }, timeout: { type: "string", description: "the run's timeout, like 30m; without one the project's [limits] timeout or BATON_TIMEOUT must give one (a run started here is unattended)" }, require_output: { type: "string", enum: ["change", "none"], description: "what the run must leave (default: the project's [run] require_output)" } },
           }),
         },
         responses: {

@@ -59,7 +59,7 @@ export function parseStatus(text: string | undefined): RunStatus | undefined {
 }
 
 /** A value quoted in an error message: control characters escaped, cut to a readable length. */
-function printable(text: string): string {
+export function printable(text: string): string {
   const escaped = JSON.stringify(text).slice(1, -1);
   return escaped.length > 80 ? `${escaped.slice(0, 79)}…` : escaped;
 }

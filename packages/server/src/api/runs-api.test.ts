@@ -187,8 +187,9 @@ test("POST /api/runs validates its body: 415 without JSON, 400 for bad fields", 
 });
 
 test("POST /api/runs starts the CLI detached and answers with the new run; its refusal is 422", async (t) => {
-  const { app, store } = await fixture(t);
+  const { app, store, root } = await fixture(t);
   const post = (body: object) => app.request("/api/runs", { method: "POST", body: JSON.stringify(body), headers: { ...AUTH, "content-type": "application/json" } });
+  await writeFile(join(root, "s.json"), "[]\n");
   const created = await post({ task: "-starts with a dash", agent: "fake", model: "m1", script: "s.json" });
   assert.equal(created.status, 201);
   const { run } = (await created.json()) as { run: { id: string; number: number } };

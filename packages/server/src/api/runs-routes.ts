@@ -19,6 +19,7 @@ import {
   parseStatus,
 } from "./params.ts";
 import { resolveFresh } from "./resolve.ts";
+import { projectScriptPath, scriptField } from "./run-script.ts";
 import { startRun, type StartOptions } from "./start-run.ts";
 
 export type RunsRoutesOptions = { store: Store; start: Omit<StartOptions, "timeoutMs"> & { timeoutMs?: number } };
@@ -43,11 +44,12 @@ export function addRunsRoutes(app: ServerApp, options: RunsRoutesOptions): void 
 
   app.post("/api/runs", async (c) => {
     const body = await jsonBody(c);
+    const script = scriptField(body);
     const request = {
       task: stringField(body, "task", { required: true, max: 100_000 }) as string,
       agent: stringField(body, "agent", { required: true, max: 64, pattern: AGENT_PATTERN }) as string,
       model: stringField(body, "model", { required: false, max: 200 }),
-      script: stringField(body, "script", { required: false, max: 4096 }),
+      script: script === undefined || "steps" in script ? script : { path: await projectScriptPath(script.path, options.start.projectRoot) },
       // Checked by `baton run` itself: a bad value comes back as its one-line error (422).
       timeout: stringField(body, "timeout", { required: false, max: 32, pattern: /^[0-9a-z.]+$/ }),
       require_output: stringField(body, "require_output", { required: false, max: 16, pattern: /^(change|none)$/ }),

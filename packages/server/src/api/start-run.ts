@@ -1,16 +1,18 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { apiError } from "../http/api-errors.ts";
+import type { RunScript } from "./run-script.ts";
 
 export type StartRequest = {
   task: string;
   agent: string;
   model?: string | undefined;
-  script?: string | undefined;
+  /** The fake agent's steps, or the real path of a script file already checked to be in the project. */
+  script?: RunScript | undefined;
   /** The run's timeout ("30m"); without one the project's config or BATON_TIMEOUT must give one. */
   timeout?: string | undefined;
   require_output?: string | undefined;
@@ -37,6 +39,7 @@ const POLL_MS = 20;
  * gone), and waits for the first NDJSON line, `run.created`, which names the run. If the
  * child exits first, its one-line error is the answer (422). The stderr file stays (a run's
  * crash report); the stdout file is unlinked once read (the log holds the same events).
+ * Steps sent in the request are written beside them (`.script.json`) for the CLI to play.
  */
 export async function startRun(request: StartRequest, options: StartOptions): Promise<{ id: string; number: number }> {
   const dir = join(options.batonDir, "serve", "starts");
@@ -44,7 +47,7 @@ export async function startRun(request: StartRequest, options: StartOptions): Pr
   const base = join(dir, `${new Date().toISOString().replaceAll(":", "")}-${randomBytes(4).toString("hex")}`);
   const args = [options.cliEntry, "run", "--agent", request.agent, "--json"];
   if (request.model !== undefined) args.push("--model", request.model);
-  if (request.script !== undefined) args.push("--script", request.script);
+  if (request.script !== undefined) args.push("--script", await scriptFile(request.script, base));
   if (request.timeout !== undefined) args.push("--timeout", request.timeout);
   if (request.require_output !== undefined) args.push("--require-output", request.require_output);
   // After `--`, a task starting with "-" is the task, not an option.
@@ -82,6 +85,13 @@ export async function startRun(request: StartRequest, options: StartOptions): Pr
     if (performance.now() > deadline) throw apiError("start_timeout", `the run did not start within ${options.timeoutMs} ms`, `its output is in ${base}.out and .err`);
     await sleep(POLL_MS);
   }
+}
+
+async function scriptFile(script: RunScript, base: string): Promise<string> {
+  if ("path" in script) return script.path;
+  const path = `${base}.script.json`;
+  await writeFile(path, `${JSON.stringify(script.steps)}\n`, { mode: 0o600 });
+  return path;
 }
 
 function firstEvent(text: string): { id: string; number: number } | undefined {

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { stepNames, stepSchema, stepValueSchemas } from "./step-schema.ts";
 import type { Step, StepName } from "./step-schema.ts";
@@ -37,20 +37,65 @@ export function parseScript(text: string, source: string): Script {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`script ${source}: not valid JSON: ${(error as Error).message}`, { cause: error });
+    // Where, never what: V8's message quotes the text, and a script path may name any file.
+    throw new Error(`script ${source}: not valid JSON (${describeOffset(text, badJsonOffset(text, error as Error))})`, { cause: error });
   }
   return validateScript(value, source);
 }
 
-/** Reads and parses a script file; errors name the file. */
+/** Largest script file read: steps are small, and `repeat` makes long scripts short. */
+export const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
+
+/** Reads and parses a script file; errors name the file and never quote it. */
 export async function loadScript(path: string): Promise<Script> {
   let text: string;
   try {
+    // A FIFO or a device (/dev/zero) would block or never end: only a regular file is read.
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error("not a regular file");
+    if (info.size > MAX_SCRIPT_BYTES) throw new Error(`${info.size} bytes, more than a script's ${MAX_SCRIPT_BYTES}`);
     text = await readFile(path, "utf8");
   } catch (error) {
     throw new Error(`script ${path}: cannot read: ${(error as Error).message}`, { cause: error });
   }
   return parseScript(text, path);
+}
+
+/**
+ * The offset of the first character that cannot continue a JSON text. V8 states it in most of
+ * its messages; for an unexpected token it quotes the text instead, so the offset is found as
+ * the end of the longest prefix that is still the beginning of a JSON text.
+ */
+export function badJsonOffset(text: string, error: Error): number {
+  const stated = /at position (\d+)/.exec(error.message);
+  if (stated) return Number(stated[1]);
+  if (error.message.includes("end of JSON input")) return text.length;
+  let viable = 0;
+  let broken = text.length;
+  while (broken - viable > 1) {
+    const middle = Math.floor((viable + broken) / 2);
+    if (beginsJson(text.slice(0, middle))) viable = middle;
+    else broken = middle;
+  }
+  return broken - 1;
+}
+
+function beginsJson(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    const stated = /at position (\d+)/.exec(message);
+    return message.includes("end of JSON input") || (stated !== null && Number(stated[1]) >= prefix.length);
+  }
+}
+
+/** "line 3, column 7" (both from 1) of an offset in a text. */
+function describeOffset(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return `at line ${line}, column ${offset - before.lastIndexOf("\n")}`;
 }
 
 function explainInvalidScript(value: unknown): string | undefined {

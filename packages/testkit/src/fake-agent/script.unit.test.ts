@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { testTempDir } from "@baton/protocol/testing";
-import { loadScript, parseScript } from "./script.ts";
+import { loadScript, MAX_SCRIPT_BYTES, parseScript } from "./script.ts";
 import { MAX_REPEAT_TIMES, stepNames } from "./step-schema.ts";
 
 const everyStep = [
@@ -127,7 +127,28 @@ describe("parseScript", () => {
 
   test("messages are one line", () => {
     assert.doesNotMatch(parseError([{ plan: [] }]), /\n/);
-    assert.throws(() => parseScript("[{", "t.json"), /^Error: script t\.json: not valid JSON: /);
+    assert.throws(() => parseScript("[{", "t.json"), /^Error: script t\.json: not valid JSON \(at line 1, column 3\)$/);
+  });
+
+  test("a text that is not JSON is located by line and column, never quoted", () => {
+    const cases: Array<[string, string]> = [
+      ["root:x:0:0:hunter2-hunter2:/root:/bin/bash\n", "line 1, column 1"],
+      ['[\n  {"say": "hi"},\n  {"say": hunter2}\n]', "line 3, column 11"],
+      ['[{"say": "hi"},]', "line 1, column 16"],
+      ['{"password": "hunter2-hunter2"', "line 1, column 31"],
+      ["", "line 1, column 1"],
+    ];
+    for (const [text, where] of cases) {
+      const message = (() => {
+        try {
+          parseScript(text, "t.json");
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return "parsed";
+      })();
+      assert.equal(message, `script t.json: not valid JSON (at ${where})`, JSON.stringify(text));
+    }
   });
 });
 
@@ -141,5 +162,14 @@ describe("loadScript", () => {
     await writeFile(bad, JSON.stringify([{ nope: 1 }]));
     await assert.rejects(loadScript(bad), { message: new RegExp(`^script ${bad}: step 1: unknown step "nope"`) });
     await assert.rejects(loadScript(join(dir, "missing.json")), /^Error: script .*missing\.json: cannot read: /);
+  });
+
+  test("only a regular file of a script's size is read: not a device, a folder or a huge file", async () => {
+    const dir = await testTempDir("fake-agent-script-");
+    const huge = join(dir, "huge.json");
+    await writeFile(huge, " ".repeat(MAX_SCRIPT_BYTES + 1));
+    await assert.rejects(loadScript("/dev/zero"), { message: "script /dev/zero: cannot read: not a regular file" });
+    await assert.rejects(loadScript(dir), { message: `script ${dir}: cannot read: not a regular file` });
+    await assert.rejects(loadScript(huge), { message: `script ${huge}: cannot read: ${MAX_SCRIPT_BYTES + 1} bytes, more than a script's ${MAX_SCRIPT_BYTES}` });
   });
 });

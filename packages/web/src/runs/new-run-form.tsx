@@ -50,7 +50,7 @@ export function NewRunForm({ api }: { api: Api }) {
           </label>
           <label>
             Script <span class="dim">(fake agent)</span>
-            <input name="script" placeholder="path/to/steps.json" />
+            <input name="script" placeholder="steps.json (a file in the project)" title="a script file inside the project, relative to its root" />
           </label>
           <label>
             Timeout <span class="dim">(or the project's)</span>
