@@ -20,7 +20,9 @@ const stdoutClosed = watchStdout(process.stdout, process.stderr);
 
 // Baton's own copy of its environment (taken after the launcher's link variable is read and
 // removed): it redacts these secrets and passes some to agents. The process keeps none of
-// them where /proc/<pid>/environ shows them to anyone who may look.
+// them where /proc/<pid>/environ shows them to anyone who may look. Where that cannot be
+// done (no /proc), the agent's user namespace still keeps the block out of its reach, and a
+// run whose agent has none says so (`agent_not_isolated`).
 const env = { ...process.env };
 hideSecretEnvironment(process.env);
 
