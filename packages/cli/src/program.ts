@@ -183,6 +183,21 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     );
 
   program
+    .command("fork")
+    .description("Start a new run from a checkpoint of a workflow run (a failed one too): a new branch at the checkpoint's commit, its context, the stages after it.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .requiredOption("--at <stage[@visit]>", "the checkpoint: a stage id, and which visit of it (default: its last); baton show RUN lists them", nonEmpty("--at", "a stage id"))
+    .option("--json", "print the new run's events as NDJSON")
+    .option("--timeout <duration>", "stop the new run after this long: 90s, 30m, 2h (exit 124)", duration("--timeout"))
+    .option("--auto-approve", "every gate of the new run takes its first option")
+    .option("-y, --yes", "run unattended: never wait for a person (a timeout is then required)")
+    .action(
+      action(async (ref: string, opts: { at: string; json?: boolean; timeout?: number; autoApprove?: boolean; yes?: boolean }) =>
+        (await import("./commands/fork.ts")).forkCommand(context(), ref, opts),
+      ),
+    );
+
+  program
     .command("agents")
     .description("List the agents Baton can start: installed or not, version, command line, environment passed, how --model reaches each.")
     .option("--json", "one JSON object per agent (NDJSON)")

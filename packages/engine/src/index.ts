@@ -2,7 +2,7 @@ export * from "./errors.ts";
 export { findRepoRoot, describeRepo, type RepoInfo } from "./git/repo.ts";
 export { loadConfig, parseConfig, DEFAULT_CONFIG_TEXT, CONFIG_FILE, type BatonConfig } from "./config/config.ts";
 export { decidePermission, type PermissionRule } from "./permissions/policy.ts";
-export { planWorkspace, type WorkspacePlan, type WorkspaceOptions } from "./workspace/plan-workspace.ts";
+export { planWorkspace, planForkWorkspace, type WorkspacePlan, type WorkspaceOptions } from "./workspace/plan-workspace.ts";
 export { WORKTREES_DIR, type Workspace } from "./workspace/open-workspace.ts";
 export { listDirtyFiles, type DirtyFile } from "./workspace/dirty-files.ts";
 export { taskSlug } from "./workspace/task-slug.ts";
@@ -32,4 +32,5 @@ export { executeWorkflow, type WorkflowRunRequest, type LoadedWorkflow as Record
 export type { WorkflowRunResult } from "./workflow/workflow-end.ts";
 export { definitionRouter, loadedWorkflow } from "./workflow/definition-router.ts";
 export { answerGate, type GateDecision } from "./workflow/gate-answer.ts";
+export { forkPoint, type ForkAt, type ForkOrigin, type ForkPoint } from "./workflow/fork-point.ts";
 export type { AgentRunSettings, AgentToRun } from "./run/agent-run.ts";

@@ -60,7 +60,7 @@ export async function resumeCommand(ctx: CliContext, ref: string, options: Resum
   const parts = await workflowRequestParts(definition, task, project, ctx.env);
   await using store = await openStore(project.batonDir);
   const writer = await store.openWriter(runId, { resumeFailed: true });
-  const unsubscribe = writer.subscribe(eventView(ctx.stdout, options.json === true));
+  const unsubscribe = writer.subscribe(eventView(ctx.stdout, options.json === true, { run: state.number }));
   try {
     const result = await executeWorkflow(writer, {
       ...parts,

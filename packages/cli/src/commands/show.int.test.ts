@@ -6,20 +6,21 @@ import { Writable } from "node:stream";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { openStore } from "@baton/engine/store";
+import type { StageScope } from "@baton/protocol/core";
 import { SAMPLE_DATA, testTempDir } from "@baton/protocol/testing";
 import type { CliContext } from "../context.ts";
 import { showCommand } from "./show.ts";
 
-type Event = [type: string, data: Record<string, unknown>];
+type Event = [type: string, data: Record<string, unknown>, stage?: StageScope];
 
 /** A git repository with `.baton/` holding one run of `events`, after run.created. */
-async function repoWithRun(prefix: string, events: Event[]): Promise<string> {
+async function repoWithRun(prefix: string, events: Event[], created: Record<string, unknown> = {}): Promise<string> {
   const repo = await testTempDir(prefix);
   await promisify(execFile)("git", ["init", "-q"], { cwd: repo });
   await mkdir(join(repo, ".baton"));
   await using store = await openStore(join(repo, ".baton"));
-  await using writer = await store.createRun({ task: "Fix the flaky date test", agent: "fake", repo: { root: repo, dirty: false } });
-  for (const [type, data] of events) writer.append(type, data);
+  await using writer = await store.createRun({ task: "Fix the flaky date test", agent: "fake", repo: { root: repo, dirty: false }, ...created });
+  for (const [type, data, stage] of events) writer.append(type, data, stage);
   await writer.flush();
   return repo;
 }
@@ -97,4 +98,57 @@ test("show names the provider that stopped or failed a run; a quiet run has no i
   const failedJson = JSON.parse(await show(failed, true)) as Record<string, unknown>;
   assert.equal(failedJson["provider_error"], "unreachable");
   assert.deepEqual(failedJson["reliability"], { provider_errors: 0, provider_error_classes: [], retries: 0, model_switches: 0, stalls: 0, repeats: 0, limit_warnings: 0 });
+});
+
+test("show lists a workflow run's stage visits with outcome, duration, usage and commit, the gate it waits at, its last checkpoint and its origin", async () => {
+  const plan = { id: "plan", visit: 1 };
+  const check = { id: "check", visit: 1 };
+  const gate = { id: "approve", visit: 1 };
+  const origin = { run: "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1A", number: 4, stage: "build", visit: 1, commit: "fedcba9876543210" };
+  const repo = await repoWithRun(
+    "cli-show-workflow-",
+    [
+      started,
+      ["workflow.loaded", SAMPLE_DATA["workflow.loaded"]],
+      ["stage.started", { stage: "plan", handler: "agent", visit: 1, attempt: 1, max_attempts: 2 }, plan],
+      ["stage.failed", { stage: "plan", visit: 1, error: { code: "interrupted", message: "the process ended" }, class: "transient_infra", will_retry: false, duration_ms: 1_500 }, plan],
+      ["stage.started", { stage: "plan", handler: "agent", visit: 1, attempt: 1, max_attempts: 2 }, plan],
+      ["stage.completed", { stage: "plan", visit: 1, outcome: "succeeded", duration_ms: 5_400, usage: { input_tokens: 1200, output_tokens: 340 } }, plan],
+      ["git.committed", { sha: "0123456789abcdef", branch: "baton/1-fix", message: "plan: Fix", files: [{ path: "PLAN.md", change: "added" }], stage: "plan" }, plan],
+      ["checkpoint.saved", { stage: "plan", visit: 1, commit: "0123456789abcdef", context: {}, next: "check", visits: { plan: 1 } }, plan],
+      ["stage.started", { stage: "check", handler: "command", visit: 1, attempt: 1, max_attempts: 1 }, check],
+      ["stage.completed", { stage: "check", visit: 1, outcome: "succeeded", duration_ms: 40, exit_code: 0 }, check],
+      ["checkpoint.saved", { stage: "check", visit: 1, context: {}, next: "approve", visits: { plan: 1, check: 1 } }, check],
+      ["stage.started", { stage: "approve", handler: "human", visit: 1, attempt: 1, max_attempts: 1 }, gate],
+      ["approval.requested", SAMPLE_DATA["approval.requested"], gate],
+      ["run.paused", { reason: "gate", gate: "approve" }],
+    ],
+    { origin },
+  );
+  const text = await show(repo);
+  assert.match(text, /^workflow: {2}plan-approve-implement · 4 stages$/m);
+  assert.match(text, /^forked: {4}run 4 at build@1 \(fedcba987654\)$/m);
+  assert.match(text, /^gate: {6}approve waits: "Approve the plan" · Approve \(A\), Revise \(R\) · baton approve 1 · baton reject 1 · baton answer 1 CHOICE$/m);
+  assert.match(text, /^checkpoint: check@1 · next approve$/m);
+  assert.deepEqual(text.slice(text.indexOf("STAGES\n")).trimEnd().split("\n"), [
+    "STAGES",
+    "  STAGE    VISIT  ATTEMPT  OUTCOME               DURATION  USAGE               COMMIT",
+    "  plan     1      1        failed (interrupted)  1.5 s     -                   -",
+    "  plan     1      1        succeeded             5.4 s     1,200 in / 340 out  0123456789ab",
+    "  check    1      1        succeeded             40 ms     -                   -",
+    "  approve  1      1        running               -         -                   -",
+  ]);
+
+  const json = JSON.parse(await show(repo, true)) as { workflow: Record<string, unknown>; origin: unknown; status: string };
+  assert.equal(json.status, "paused");
+  assert.deepEqual(json.origin, origin);
+  assert.equal((json.workflow["gate"] as { gate: string }).gate, "approve");
+  assert.deepEqual((json.workflow["checkpoints"] as Array<{ stage: string }>).map((c) => c.stage), ["plan", "check"]);
+  assert.equal((json.workflow["stages"] as unknown[]).length, 4);
+});
+
+test("show of a run that is not a workflow run has no workflow lines", async () => {
+  const repo = await repoWithRun("cli-show-plain-", [started, ["run.completed", SAMPLE_DATA["run.completed"]]]);
+  const text = await show(repo);
+  assert.doesNotMatch(text, /^(workflow|forked|gate|checkpoint):|STAGES/m);
 });

@@ -5,13 +5,15 @@ import { locateProject } from "../project.ts";
 import { readRunState } from "../run-state.ts";
 import { applyReliability, initialReliability } from "../run-reliability.ts";
 import { incidentsLine } from "../render/incidents-line.ts";
+import { workflowShowLines } from "../render/stage-table.ts";
 import { stoppedByWords } from "../render/outcome-words.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "../render/style.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
 
 /**
  * Status, usage, cost, counts, errors and incidents (provider errors, retries, stalls,
- * loops, hand-back) of one run, folded from its events.
+ * loops, hand-back) of one run, folded from its events; for a workflow run also its origin
+ * (a fork), the gate it waits at, its last checkpoint and every stage visit.
  */
 export async function showCommand(ctx: CliContext, ref: string, options: { json?: boolean }): Promise<number> {
   const project = await locateProject(ctx.cwd);
@@ -20,9 +22,13 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
   // A run whose writer died ends as failed (interrupted) when a command next touches it.
   await store.recoverIfAbandoned(run.id);
   const reliability = initialReliability();
-  const state = await readRunState(store, run.id, (event) => applyReliability(reliability, event));
+  let origin: unknown;
+  const state = await readRunState(store, run.id, (event) => {
+    applyReliability(reliability, event);
+    if (event.type === "run.created") origin = event.data["origin"];
+  });
   if (options.json) {
-    ctx.stdout.write(`${terminalJson({ ...state, reliability, events_file: store.eventsPath(run.id) })}\n`);
+    ctx.stdout.write(`${terminalJson({ ...state, reliability, origin, events_file: store.eventsPath(run.id) })}\n`);
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
@@ -55,6 +61,7 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
   const incidents = incidentsLine(reliability);
   if (incidents !== undefined) lines.push(style("yellow", `incidents: ${visibleText(incidents)}`));
   for (const warning of state.warnings) lines.push(style("yellow", `warning:   ${visibleText(warning)}`));
+  lines.push(...workflowShowLines(state, origin, String(state.number ?? run.number)));
   ctx.stdout.write(`${lines.join("\n")}\n`);
   return EXIT.succeeded;
 }

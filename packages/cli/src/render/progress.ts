@@ -3,16 +3,21 @@ import { type Data, firstLine, lines, num, record, text } from "./event-data.ts"
 import { budgetLine, budgetTenth, handbackLine, limitReachedLine, limitWarningLine } from "./limit-lines.ts";
 import { stoppedByWords } from "./outcome-words.ts";
 import { modelSwitchedLine, providerErrorLine, repeatLine, retryLine, stallLine } from "./recovery-lines.ts";
+import { workflowEventLines } from "./stage-lines.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "./style.ts";
 import { turnStartedLine } from "./turn-lines.ts";
 
 /** Longest thought shown in the live view: thoughts are collapsed to their first line. */
 const THOUGHT_CHARS = 100;
 
+/** The indent a line of a run's work starts with: a stage's prefix takes its place. Colour codes may come first. */
+const BASE_INDENT = /^((?:\x1b\[[0-9;]*m)*) {2}/;
+
 /**
  * The human view of a live run, built from its events alone: streamed text as it arrives,
  * tool calls with duration and exit code, the plan, limits and what went wrong with the
- * provider or the agent, and a closing summary.
+ * provider or the agent, and a closing summary. In a workflow run, each line of a stage's
+ * work starts with the stage (and the fan-out branch): `[plan] ⚙ edit …`, `[review/b2] …`.
  */
 export class ProgressRenderer {
   readonly #out: NodeJS.WriteStream;
@@ -22,19 +27,42 @@ export class ProgressRenderer {
   #streamedKind: string | undefined;
   /** The budget's most used tenth last shown: budgets come often, and show only going up. */
   #budgetTenth = -1;
+  /** The stage prefix of the event being rendered (`[plan] `), none outside a stage. */
+  #prefix: string | undefined;
+  /** The prefix the streamed text on the current line started with. */
+  #streamedPrefix: string | undefined;
+  /** How the commands a line suggests name the run: its number once known. */
+  #run: string | undefined;
 
-  constructor(out: NodeJS.WriteStream) {
+  /** `run`: the run's number when the view starts after its `run.created` (a resume). */
+  constructor(out: NodeJS.WriteStream, options: { run?: number | undefined } = {}) {
     this.#out = out;
     this.#style = stylerFor(out);
+    if (options.run !== undefined) this.#run = String(options.run);
   }
 
   render(event: Envelope): void {
     const data = event.data as Data;
     const s = this.#style;
+    const scope = event.stage;
+    this.#prefix = scope === undefined ? undefined : `${s("cyan", `[${text(scope.id)}${scope.branch === undefined ? "" : `/${text(scope.branch)}`}]`)} `;
     switch (event.type) {
-      case "run.created":
+      case "run.created": {
+        this.#run ??= String(num(data["number"]) ?? text(event.run));
         this.#line(`${s("bold", `▶ run ${num(data["number"]) ?? "?"}`)} ${s("dim", text(event.run))} · agent ${text(data["agent"])}`);
         this.#line(s("dim", `  task: ${firstLine(data["task"], 120)}`));
+        const origin = record(data["origin"]);
+        if (data["origin"] !== undefined) {
+          const commit = text(origin["commit"]).slice(0, 12);
+          this.#line(s("dim", `  forked from run ${num(origin["number"]) ?? text(origin["run"])} at ${text(origin["stage"])}@${num(origin["visit"]) ?? "?"}${commit === "" ? "" : ` (${commit})`}`));
+        }
+        return;
+      }
+      case "run.started":
+        if (data["resumed"] === true) this.#line(`${s("bold", `▶ run ${this.#run ?? text(event.run)} resumed`)} · attempt ${num(data["attempt"]) ?? "?"}`);
+        return;
+      case "run.paused":
+        this.#line(s("yellow", `⏸ paused${data["gate"] === undefined ? ` (${text(data["reason"])})` : ` at gate ${text(data["gate"])}`}`));
         return;
       case "workspace.ready":
         this.#line(s("dim", `  workspace: ${workspaceLine(data)}`));
@@ -44,13 +72,18 @@ export class ProgressRenderer {
         this.#line(`  ${s("green", "●")} committed ${text(data["sha"]).slice(0, 12)} on ${text(data["branch"])} · ${files} ${files === 1 ? "file" : "files"} · ${firstLine(data["message"], 72)}`);
         return;
       }
-      case "agent.delta":
+      case "agent.delta": {
         if (data["kind"] !== "text") return;
-        if (!this.#streaming) this.#out.write("  ");
-        this.#out.write(lines(data["text"]).replaceAll("\n", "\n  "));
+        // Branches of a fan-out stream at once: another stage's text starts a line of its own.
+        if (this.#streaming && this.#streamedPrefix !== this.#prefix) this.#endStream();
+        const lead = this.#prefix ?? "  ";
+        if (!this.#streaming) this.#out.write(lead);
+        this.#out.write(lines(data["text"]).replaceAll("\n", `\n${lead}`));
         this.#streaming = true;
         this.#streamedKind = "text";
+        this.#streamedPrefix = this.#prefix;
         return;
+      }
       case "agent.message":
         if (this.#streamedKind === "text") this.#endStream();
         else this.#line(`  ${lines(data["text"]).replaceAll("\n", "\n  ")}`);
@@ -126,6 +159,7 @@ export class ProgressRenderer {
         this.#summary(event);
         return;
       default:
+        for (const [tone, line] of workflowEventLines(event, this.#run ?? text(event.run)) ?? []) this.#line(tone === undefined ? line : s(tone, line));
         return;
     }
   }
@@ -154,7 +188,8 @@ export class ProgressRenderer {
 
   #line(line: string): void {
     this.#endStream();
-    this.#out.write(`${line}\n`);
+    const prefix = this.#prefix;
+    this.#out.write(`${prefix === undefined ? line : line.split("\n").map((one) => `${prefix}${one.replace(BASE_INDENT, "$1")}`).join("\n")}\n`);
   }
 }
 

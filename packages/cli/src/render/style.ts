@@ -2,6 +2,9 @@ import { styleText } from "node:util";
 
 type Format = Parameters<typeof styleText>[0];
 
+/** A colour or weight of the live view's lines. */
+export type Tone = Format;
+
 /** Styles text for a stream: plain when it is not a terminal or NO_COLOR is set. */
 export function stylerFor(stream: NodeJS.WriteStream): (format: Format, text: string) => string {
   return (format, text) => styleText(format, text, { stream, validateStream: true });

@@ -15,6 +15,7 @@ import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { commitStage } from "./commit-stage.ts";
 import type { GateDecision } from "./gate-answer.ts";
 import { agentStage } from "./handlers/agent-stage.ts";
+import { forkStartEvents, type ForkPoint } from "./fork-point.ts";
 import { commandStage } from "./handlers/command-stage.ts";
 import { gateStage } from "./handlers/gate-stage.ts";
 import { conditionalStage, markerStage, waitStage } from "./handlers/simple-stages.ts";
@@ -48,8 +49,15 @@ export type WorkflowRunRequest = {
   /** The base environment of command stages. */
   commandEnv: Record<string, string>;
   signal: AbortSignal;
-  /** A new run: where it works. A resumed one: its folded log, and the decision it brings to its gate. */
-  start: { kind: "new"; workspace: WorkspacePlan } | { kind: "resume"; state: RunState; attempt: number; decision?: GateDecision | undefined };
+  /**
+   * A new run: where it works. A fork: a new run too, its workspace at another run's
+   * checkpoint, walking on from there. A resumed one: its folded log, and the decision it
+   * brings to its gate.
+   */
+  start:
+    | { kind: "new"; workspace: WorkspacePlan }
+    | { kind: "fork"; workspace: WorkspacePlan; fork: ForkPoint }
+    | { kind: "resume"; state: RunState; attempt: number; decision?: GateDecision | undefined };
 };
 
 /**
@@ -81,15 +89,17 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     let workspace: Workspace | { code: string; message: string };
     let start: WalkStart;
     if (resumed === undefined) {
+      const fork = request.start.kind === "fork" ? request.start.fork : undefined;
       const limits = limitsData(request.settings.limits ?? {});
       sink.append(
         "run.created",
-        definedFields({ number: writer.number, task: request.task, agent: request.agent.agentName, model: request.agent.setup?.model, workflow: request.workflow.name, repo: request.repo, limits: Object.keys(limits).length === 0 ? undefined : limits }),
+        definedFields({ number: writer.number, task: request.task, agent: request.agent.agentName, model: request.agent.setup?.model, workflow: request.workflow.name, repo: request.repo, limits: Object.keys(limits).length === 0 ? undefined : limits, origin: fork?.origin }),
       );
       sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
       sink.append("workflow.loaded", definedFields({ ...request.workflow }));
       workspace = await readyWorkspace(sink, (request.start as { workspace: WorkspacePlan }).workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
-      start = { node: request.router.startId, context: {}, visits: {}, previous: { outcome: "succeeded" } };
+      if (fork !== undefined && !("code" in workspace)) for (const [type, data] of forkStartEvents(fork)) sink.append(type, data);
+      start = fork?.start ?? { node: request.router.startId, context: {}, visits: {}, previous: { outcome: "succeeded" } };
     } else {
       // Where to go on is read from the log as it was: the new run.started changes the folded state.
       const point = resumePoint(resumed.state, request.router.startId);

@@ -84,3 +84,15 @@ async function givenBase(root: string, ref: string): Promise<{ base: string; bas
   );
   return isBranch ? { base: ref, baseSha: sha, baseBranch: ref } : { base: ref, baseSha: sha };
 }
+
+/**
+ * A fork's workspace: a worktree of its own on a new branch at `sha` (another run's checkpoint
+ * commit). The repository's uncommitted changes play no part in it, so they do not stop it.
+ */
+export async function planForkWorkspace(options: { root: string; batonDir: string; sha: string; gitHooks?: boolean }): Promise<WorkspacePlan> {
+  const sha = /^[0-9a-f]{7,64}$/i.test(options.sha) ? await git(options.root, ["rev-parse", "--verify", "--quiet", `${options.sha}^{commit}`]).catch(() => "") : "";
+  if (sha === "") {
+    throw new BatonError("bad_base", `commit ${options.sha} is no longer in this repository`, { hint: "was its branch deleted and garbage-collected? fork at a later checkpoint, or start a new run" });
+  }
+  return definedFields({ kind: "worktree" as const, root: options.root, batonDir: options.batonDir, base: sha, baseSha: sha, dirty: [], gitHooks: options.gitHooks === true ? (true as const) : undefined });
+}

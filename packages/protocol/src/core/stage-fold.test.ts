@@ -33,6 +33,28 @@ test("stage visits are folded with their outcome, duration, usage and the commit
   assert.deepEqual(state.warnings, []);
 });
 
+test("a visit's checkpoint commit, made after its stage.completed, is the commit of its last attempt", () => {
+  const plan = { id: "plan", visit: 1 };
+  const state = foldRun(
+    events(
+      ["stage.started", { stage: "plan", handler: "agent", visit: 1, attempt: 1, max_attempts: 2 }, plan],
+      ["stage.failed", { stage: "plan", visit: 1, error: { code: "x", message: "y" }, class: "transient_infra", will_retry: true, duration_ms: 5 }, plan],
+      ["stage.started", { stage: "plan", handler: "agent", visit: 1, attempt: 2, max_attempts: 2 }, plan],
+      ["stage.completed", { stage: "plan", visit: 1, outcome: "succeeded", duration_ms: 40 }, plan],
+      ["git.committed", { sha: "c1", branch: "b", message: "plan: t", files: ["a"] }, plan],
+      ["git.committed", { sha: "c0", branch: "b", message: "other", files: ["b"] }],
+    ),
+  );
+  assert.deepEqual(
+    state.workflow.stages.map((s) => [s.attempt, s.commit]),
+    [
+      [1, undefined],
+      [2, "c1"],
+    ],
+  );
+  assert.deepEqual(state.warnings, []);
+});
+
 test("parallel branches running the same stage are kept apart by their branch", () => {
   const state = foldRun(
     events(

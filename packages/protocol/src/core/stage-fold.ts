@@ -17,7 +17,7 @@ export type StageVisitState = {
   ended_at?: string;
   duration_ms?: number;
   usage?: { input_tokens: number; output_tokens: number };
-  /** The commit recorded inside the visit (`git.committed` scoped to it). */
+  /** The commit recorded for the visit (`git.committed` scoped to it: its checkpoint commit, or a salvage of its work). */
   commit?: string;
   error?: { code: string; message: string };
   will_retry?: boolean;
@@ -120,10 +120,12 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
       break;
     }
     case "git.committed": {
+      // A visit's checkpoint commit is made after its stage.completed (or stage.failed): it is
+      // the commit of the visit's last attempt all the same.
       if (event.stage === undefined) break;
-      const open = findOpen(state, event.stage.id, event.stage.visit, event.stage.branch);
+      const visit = findLatest(state, event.stage.id, event.stage.visit, event.stage.branch);
       const sha = str(data["sha"]);
-      if (open !== undefined && sha !== undefined) open.commit = sha;
+      if (visit !== undefined && sha !== undefined) visit.commit = sha;
       break;
     }
     case "context.updated":
@@ -176,6 +178,15 @@ function findOpen(state: WorkflowState, stage: string, visit: number, branch: st
   for (let i = state.stages.length - 1; i >= 0; i -= 1) {
     const candidate = state.stages[i]!;
     if (candidate.stage === stage && candidate.visit === visit && candidate.branch === branch && candidate.status === "running") return candidate;
+  }
+  return undefined;
+}
+
+/** The last attempt of a visit, running or ended. */
+function findLatest(state: WorkflowState, stage: string, visit: number, branch: string | undefined): StageVisitState | undefined {
+  for (let i = state.stages.length - 1; i >= 0; i -= 1) {
+    const candidate = state.stages[i]!;
+    if (candidate.stage === stage && candidate.visit === visit && candidate.branch === branch) return candidate;
   }
   return undefined;
 }
