@@ -84,6 +84,8 @@ async function checkLog(file: string, validate: ValidateFunction, branches: Arra
       problem(line, `ephemeral ${type} in a log`);
       continue;
     }
+    // A failed workflow run is reopened by `baton resume`: a run.started that says it resumes.
+    if (finalAt?.type === "run.failed" && type === "run.started" && (event["data"] as { resumed?: unknown } | undefined)?.resumed === true) finalAt = undefined;
     if (finalAt !== undefined) problem(line, `${type} after the final ${finalAt.type} on line ${finalAt.line}`);
     if (isFinalType(type)) finalAt ??= { line, type };
     if (typeof event["run"] === "string") {

@@ -143,7 +143,7 @@ test("baton --help and baton run --help exit 0 and explain the commands, the scr
   const dir = await testTempDir("cli-help-");
   const help = await runBaton(dir, ["--help"]);
   assert.equal(help.code, 0, help.stderr);
-  for (const command of ["init", "run", "resume", "approve", "reject", "answer", "workflow", "runs", "show", "events", "cancel", "diff", "clean", "trace", "schema", "demo"]) {
+  for (const command of ["init", "run", "resume", "approve", "reject", "answer", "fork", "workflow", "runs", "show", "events", "cancel", "diff", "clean", "trace", "schema", "demo"]) {
     assert.match(help.stdout, new RegExp(`^  ${command}\\b`, "m"), `lists ${command}`);
   }
   assert.match(help.stdout, /Exit codes: 0 succeeded, 1 failed, 2 usage or configuration error, 3 stopped at a limit or by\s+the model provider \(work committed\), 4 a workflow run paused at a gate, 124 stopped at the\s+timeout \(work committed\), 130 cancelled/);
