@@ -17,6 +17,13 @@ and asks the agent to hand back what it has; at 100% it stops the run (exit 3, o
 timeout). Failed turns are sorted by provider-error class: rate_limited and unreachable are sent
 again after 10, 20, 40 s (or the provider's retry-after up to 2 min), overloaded up to six times;
 quota and unauthorized are handed back at once ([retry] in config changes the waits).
+
+A token budget is checked whenever the agent's token counts arrive, so it can be overshot:
+with claude and opencode, whose counts arrive when a turn ends, by up to one whole turn (every
+model call in it); with codex, whose counts arrive after each model call, by about one call;
+gemini reports none (a token budget is refused). \`baton agents\` shows each agent's (REPORTS
+tokens/turn or tokens/call). A budget under 20,000 tokens is small against one turn of a coding
+agent: Baton warns before the agent starts.
 `;
 
 const WORKSPACE_HELP = `
@@ -99,7 +106,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--worktree", "work in a worktree of its own even when config.toml says [workspace] mode = \"in_place\"")
     .option("--timeout <duration>", "stop the run after this long, waits included: 90s, 30m, 2h (exit 124)")
     .option("--max-cost <usd>", "stop the run when the agent reports this much spend in USD (exit 3)")
-    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3)")
+    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3); it can be overshot by one turn, or one model call (see Limits)")
     .option("--max-tool-calls <n>", "stop the run at this many tool calls (exit 3)")
     .option("--max-repeats <n>", "the same tool call with the same result this many times in a row is a loop: notice, then hand-back")
     .option("--require-output <kind>", "what the run must leave: change (a change in its workspace; the default) or none")

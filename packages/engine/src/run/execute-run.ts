@@ -8,6 +8,7 @@ import { Conductor, type ConductAgent } from "../conduct/conductor.ts";
 import { limitsData, type RunLimits } from "../conduct/limits.ts";
 import { workspaceHasChange } from "../conduct/output-check.ts";
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "../conduct/retry-policy.ts";
+import { smallTokenBudgetWarning } from "../conduct/token-budget.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
@@ -176,6 +177,9 @@ async function runSession(sink: RunSink, writer: RunLogWriter, request: RunReque
     signal,
     startedAt,
   });
+  // Before the agent starts: a token budget that one turn can spend, and overshoot.
+  const smallBudget = smallTokenBudgetWarning(request.limits ?? {}, request.agentName, request.agent?.tokenReports);
+  if (smallBudget !== undefined) sink.append("log", smallBudget);
   try {
     return await runAgentSession({
       agentName: request.agentName,
