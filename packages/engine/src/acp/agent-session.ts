@@ -43,8 +43,11 @@ export type SessionOptions = {
 /** How a session ended, before usage and turn counts are attached. */
 export type SessionEnd =
   | { kind: "completed"; stopReason: string }
-  /** Stopped before its work was done, its work kept: at a limit, by a loop, by the provider. */
-  | { kind: "stopped"; by: string; providerError?: string; handedBack: boolean }
+  /**
+   * Stopped before its work was done, its work kept: at a limit, by a loop, by the provider.
+   * `error`: by the provider, what failed the run if it leaves no work to keep.
+   */
+  | { kind: "stopped"; by: string; providerError?: string; handedBack: boolean; error?: { code: string; message: string } }
   | { kind: "cancelled" }
   /** `providerError`: the class, when the failure was the model provider's. */
   | { kind: "failed"; error: { code: string; message: string }; providerError?: string };

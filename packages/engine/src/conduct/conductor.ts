@@ -328,17 +328,20 @@ export class Conductor {
   /** The hand-back turn ended: well (`handedBack`), or not (a provider failure, another stop reason). */
   #afterHandback(handedBack: boolean): SessionEnd {
     const handback = this.#handback ?? { reason: "repeat" as const };
-    if (handback.reason === "provider" && !handedBack) {
-      const words = this.#lastProviderWords === undefined ? "" : `: ${this.#lastProviderWords}`;
-      return { kind: "failed", error: { code: "provider_error", message: `the model provider stopped the run (${handback.class})${words}` }, providerError: handback.class };
-    }
+    if (handback.reason === "provider" && !handedBack) return { kind: "failed", error: this.#providerStopError(handback.class), providerError: handback.class };
     return this.#stopped(handback, handedBack);
+  }
+
+  /** The run's error when the provider stopped it: its class and its last words. */
+  #providerStopError(providerClass: ProviderErrorClass): { code: string; message: string } {
+    const words = this.#lastProviderWords === undefined ? "" : `: ${this.#lastProviderWords}`;
+    return { code: "provider_error", message: `the model provider stopped the run (${providerClass})${words}` };
   }
 
   #stopped(handback: Handback, handedBack: boolean): SessionEnd {
     if (handback.reason === "limit") return { kind: "stopped", by: handback.limit, handedBack };
     if (handback.reason === "repeat") return { kind: "stopped", by: "repeats", handedBack };
-    return { kind: "stopped", by: "provider", providerError: handback.class, handedBack };
+    return { kind: "stopped", by: "provider", providerError: handback.class, handedBack, error: this.#providerStopError(handback.class) };
   }
 
   /** The agent's process ended mid-turn: its exit, its last words, and the provider's class when they name one. */

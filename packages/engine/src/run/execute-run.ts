@@ -123,6 +123,9 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
     if (outcome.kind === "failed" && outcome.providerError !== undefined && committed) {
       sink.append("log", { level: "warn", code: "provider_stopped", message: `the model provider stopped the run (${outcome.providerError}); its work so far is committed: ${outcome.error.message}` });
       outcome = { kind: "stopped", by: "provider", providerError: outcome.providerError, handedBack: false, usage: outcome.usage, turns: outcome.turns };
+    } else if (outcome.kind === "stopped" && outcome.providerError !== undefined && outcome.error !== undefined && !committed) {
+      // Stopped by the provider with no work to keep (even after a hand-back): a failure.
+      outcome = { kind: "failed", error: outcome.error, providerError: outcome.providerError, usage: outcome.usage, turns: outcome.turns };
     }
     if (outcome.kind === "cancelled") {
       const by = cancelRequest ?? { by: "user" };
