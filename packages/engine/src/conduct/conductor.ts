@@ -1,4 +1,5 @@
 import type { Envelope, RunState } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
 import type { SessionEnd } from "../acp/agent-session.ts";
 import type { FinishedToolCall } from "../acp/event-mapper.ts";
 import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
@@ -94,7 +95,7 @@ export class Conductor {
       notify: (use) => this.#live?.notice(limitNotice(use)),
       reached: (use, action) => this.#limitReached(use, action),
       handingBack: () => this.#handback !== undefined,
-      ...(options.agent.tokenReports === undefined ? {} : { tokenReports: options.agent.tokenReports }),
+      ...definedFields({ tokenReports: options.agent.tokenReports }),
     });
   }
 

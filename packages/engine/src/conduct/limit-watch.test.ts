@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { applyEvent, initialRunState, type Envelope } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
 import { LimitWatch } from "./limit-watch.ts";
 import type { RunLimits } from "./limits.ts";
 import type { TokenReports } from "./token-budget.ts";
@@ -32,7 +33,7 @@ function watched(limits: RunLimits, tokenReports?: TokenReports) {
       asked.push(`${action} ${use.limit} ${use.used}`);
     },
     handingBack: () => handingBack,
-    ...(tokenReports === undefined ? {} : { tokenReports }),
+    ...definedFields({ tokenReports }),
   });
   return { sink, watch, log, asked };
 }
