@@ -84,7 +84,7 @@ test("a log's lines are JSON, end with a newline, hold no ephemeral event, one r
 
 test("an unknown type and extra fields are valid in a log", async () => {
   const events = goodRunLog();
-  events.splice(8, 0, { v: 1, run: SAMPLE_RUN_ID, seq: 9, at: "2026-11-29T10:00:08.500Z", type: "stage.completed", data: { stage: "x" }, extra: 1 });
+  events.splice(8, 0, { v: 1, run: SAMPLE_RUN_ID, seq: 9, at: "2026-11-29T10:00:08.500Z", type: "review.posted", data: { stage: "x" }, extra: 1 });
   events[9] = { ...events[9], seq: 10 };
   assert.deepEqual(await problemsOf(toLines(events)), []);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { test } from "node:test";
 import { testTempDir } from "@baton/protocol/testing";
 import { AGENT_NAMES, agentBinPath } from "../../scripts/agents/agent-cache.ts";
@@ -30,6 +30,14 @@ test("codex gets a config.toml choosing the twin's Responses API, plugins and ap
   assert.match(toml, /^env_key = "TWIN_API_KEY"$/m);
   assert.match(toml, /^plugins = false$/m);
   assert.ok(launch.env.TWIN_API_KEY);
+});
+
+test("codex's home is outside its temp directory, so its sandbox helper is on PATH with an old bubblewrap", async () => {
+  const home = await testTempDir("profile-codex-");
+  const launch = await agentLaunch("codex", { twinUrl, home, model: "gpt-x" });
+  const tmp = launch.env.TMPDIR ?? "";
+  assert.ok(existsSync(tmp), "the temp directory exists");
+  assert.equal(relative(tmp, launch.env.CODEX_HOME ?? "").startsWith(".."), true, `CODEX_HOME ${launch.env.CODEX_HOME} is inside TMPDIR ${tmp}`);
 });
 
 test("opencode asks before edits and commands, and its config folder needs no npm install", async () => {

@@ -151,7 +151,15 @@ const PROFILES: Record<AgentName, Profile> = {
           ``,
         ].join("\n"),
       );
-      return { CODEX_HOME: codexHome, TWIN_API_KEY, NO_BROWSER: "1" };
+      // Codex runs each command through its helper `codex-linux-sandbox`, which a system
+      // bubblewrap older than 0.9 (no --argv0: Debian 12, Ubuntu 22.04) finds only through a
+      // PATH link Codex makes in CODEX_HOME at start; it refuses to make it when CODEX_HOME is
+      // inside the temp directory, as this throwaway home is, and every command then fails
+      // before Codex reports a tool call. A temp directory of the home's own keeps CODEX_HOME
+      // out of it, as a user's ~/.codex is.
+      const tmp = join(home, "tmp");
+      await mkdir(tmp, { recursive: true });
+      return { CODEX_HOME: codexHome, TWIN_API_KEY, NO_BROWSER: "1", TMPDIR: tmp };
     },
   },
   gemini: {

@@ -29,6 +29,13 @@ and asks the agent to hand back what it has; at 100% it stops the run (exit 3, o
 timeout). Failed turns are sorted by provider-error class: rate_limited and unreachable are sent
 again after 10, 20, 40 s (or the provider's retry-after up to 2 min), overloaded up to six times;
 quota and unauthorized are handed back at once ([retry] in config changes the waits).
+
+A token budget is checked whenever the agent's token counts arrive, so it can be overshot:
+with claude and opencode, whose counts arrive when a turn ends, by up to one whole turn (every
+model call in it); with codex, whose counts arrive after each model call, by about one call;
+gemini reports none (a token budget is refused). \`baton agents\` shows each agent's (REPORTS
+tokens/turn or tokens/call). A budget under 20,000 tokens is small against one turn of a coding
+agent: Baton warns before the agent starts.
 `;
 
 const WORKSPACE_HELP = `
@@ -119,7 +126,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--worktree", "work in a worktree of its own even when config.toml says [workspace] mode = \"in_place\"")
     .option("--timeout <duration>", "stop the run after this long, waits included: 90s, 30m, 2h, at most 596h31m23s (exit 124)", duration("--timeout"))
     .option("--max-cost <usd>", "stop the run when the agent reports this much spend in USD (exit 3)", positiveNumber("--max-cost", { example: "2.5" }))
-    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3)", wholeNumber("--max-tokens", { min: 1, example: 500_000 }))
+    .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3); it can be overshot by one turn, or one model call (see Limits)", wholeNumber("--max-tokens", { min: 1, example: 500_000 }))
     .option("--max-tool-calls <n>", "stop the run at this many tool calls (exit 3)", wholeNumber("--max-tool-calls", { min: 1, example: 200 }))
     .option(
       "--max-repeats <n>",

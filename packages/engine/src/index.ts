@@ -26,6 +26,7 @@ export * from "./store/index.ts";
 export { parseDuration, formatDuration } from "./config/duration.ts";
 export { DEFAULT_RETRY_SCHEDULE, decideRetry, type RetrySchedule } from "./conduct/retry-policy.ts";
 export type { RunLimits } from "./conduct/limits.ts";
+export { SMALL_TOKEN_BUDGET, tokenOvershoot, type TokenReports } from "./conduct/token-budget.ts";
 export type { ConductAgent } from "./conduct/conductor.ts";
 export { classifyTurnFailure, providerFailureInWords, type ProviderErrorClass, type ProviderClassification } from "./provider/classify.ts";
 export { executeWorkflow, type WorkflowRunRequest, type LoadedWorkflow as RecordedWorkflow } from "./workflow/execute-workflow.ts";

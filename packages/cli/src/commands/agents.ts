@@ -1,4 +1,4 @@
-import { agentStatuses, describeModelChoice, isBatonError, loadConfig, parseConfig, type AgentStatus, type BatonConfig } from "@baton/engine";
+import { agentStatuses, describeModelChoice, isBatonError, loadConfig, parseConfig, tokenOvershoot, type AgentStatus, type BatonConfig } from "@baton/engine";
 import { agentRegistry } from "../agent-registry.ts";
 import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
@@ -29,7 +29,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
       status.installed ? "yes" : "no",
       status.version ?? "-",
       describeModelChoice(status.model),
-      [status.reports_tokens ? "tokens" : "", status.reports_cost ? "cost" : ""].filter((r) => r !== "").join(",") || "-",
+      reportsCell(status),
       status.command.map(shellQuote).join(" "),
       status.env.join(",") || "-",
     ].map((cell) => visibleText(cell)),
@@ -38,6 +38,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
   const format = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ");
   ctx.stdout.write(`${style("bold", format(header))}\n`);
   for (const row of rows) ctx.stdout.write(`${format(row)}\n`);
+  ctx.stdout.write(`\n${TOKEN_BUDGET_NOTE}\n`);
   const missing = statuses.filter((status) => !status.installed);
   if (missing.length > 0) ctx.stdout.write(`\n${missing.map((status) => visibleText(installHint(status))).join("\n")}\n`);
   return EXIT.succeeded;
@@ -53,6 +54,20 @@ async function projectConfig(ctx: CliContext): Promise<{ config: BatonConfig; ro
     if (isBatonError(error) && error.code !== "bad_config") return { config: parseConfig("", "(defaults)"), root: ctx.cwd };
     throw error;
   }
+}
+
+/** How far a token budget holds with each kind of report: the REPORTS column's key. */
+const TOKEN_BUDGET_NOTE = [
+  "A token budget (--max-tokens) is checked whenever the agent's token counts arrive:",
+  `  tokens/turn  it can be overshot ${tokenOvershoot("turn")};`,
+  `  tokens/call  it can be overshot ${tokenOvershoot("call")}.`,
+  "A token budget for an agent that reports no tokens is refused, as a cost budget is without cost.",
+].join("\n");
+
+/** `tokens/turn,cost`: what the agent reports, and for tokens when (see the note). */
+function reportsCell(status: AgentStatus): string {
+  const reports = [status.reports_tokens ? `tokens/${status.token_reports}` : "", status.reports_cost ? "cost" : ""];
+  return reports.filter((r) => r !== "").join(",") || "-";
 }
 
 function installHint(status: AgentStatus): string {

@@ -99,6 +99,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
       },
       agent: {
         notices: agent.entry.notices,
+        tokenReports: agent.entry.token_reports,
         provider_error_prefixes: agent.entry.provider_error_prefixes,
         ...(agent.entry.rate_limit_code === undefined ? {} : { rate_limit_code: agent.entry.rate_limit_code }),
         ...(agent.entry.stall_timeout === undefined ? {} : { stallTimeoutMs: agent.entry.stall_timeout * 1_000 }),

@@ -82,6 +82,7 @@ export function stageAgentResolver(ctx: CliContext, project: Project, registry: 
         provider_error_prefixes: entry.provider_error_prefixes,
         rate_limit_code: entry.rate_limit_code,
         stallTimeoutMs: entry.stall_timeout === undefined ? undefined : entry.stall_timeout * 1_000,
+        tokenReports: entry.token_reports,
       }),
     });
   };

@@ -69,13 +69,19 @@ test("baton agents lists built-ins and configured agents: installed or not, vers
   // What limits can hold for each: a cost or token budget needs the agent to report it.
   assert.deepEqual([byName["gemini"]?.["reports_cost"], byName["gemini"]?.["reports_tokens"]], [false, false]);
   assert.deepEqual([byName["claude"]?.["reports_cost"], byName["claude"]?.["reports_tokens"]], [true, true]);
+  assert.deepEqual([byName["claude"]?.["token_reports"], byName["codex"]?.["token_reports"], byName["fake"]?.["token_reports"]], ["turn", "call", "call"]);
 
   const plain = await runBaton(repo, ["agents"], { env });
   assert.equal(plain.code, 0, plain.stderr);
   const lines = linesOf(plain.stdout);
   assert.match(lines[0] ?? "", /^AGENT +INSTALLED +VERSION +MODEL VIA +REPORTS +COMMAND +ENV PASSED$/);
   const mine = lines.find((line) => line.startsWith("mine "));
-  assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +tokens +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
+  assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +tokens\/turn +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
+  // How far a token budget can overshoot, for each agent and why.
+  const reports = (agent: string) => (lines.find((line) => line.startsWith(`${agent} `)) ?? "").slice((lines[0] ?? "").indexOf("REPORTS")).split(" ")[0];
+  assert.deepEqual(["codex", "claude", "opencode", "gemini", "fake"].map(reports), ["tokens/call", "tokens/turn,cost", "tokens/turn,cost", "-", "tokens/call,cost"]);
+  assert.ok(plain.stdout.includes("tokens/turn  it can be overshot by up to one whole turn (every model call in it), since the counts arrive when a turn ends"), plain.stdout);
+  assert.ok(plain.stdout.includes("tokens/call  it can be overshot by about one model call, since the counts arrive after each call"), plain.stdout);
   // Columns line up: every row's INSTALLED starts where the header's does.
   const column = (lines[0] ?? "").indexOf("INSTALLED");
   for (const line of lines.slice(1, statuses.length + 1)) assert.match(line.slice(column), /^(yes|no) /, line);

@@ -73,6 +73,40 @@ test("unauthorized is never resent: the agent is asked to hand back at once", as
   assert.deepEqual([finalEvent(run.events)?.data["stopped_by"], finalEvent(run.events)?.data["provider_error"]], ["provider", "unauthorized"]);
 });
 
+test("a provider refusal the agent hands back after: with a change it is kept (stopped, exit 3); with nothing to keep the run fails with the class (exit 1)", async () => {
+  const handedBack = [{ say: "Handing back: nothing done." }];
+  const kept = await runScripted("refused-kept", { turns: [[{ write: { path: "w.txt", content: "w\n" } }, unauthorized], handedBack] }, { config: FAST_RETRY });
+  assert.equal(kept.code, 3, kept.stderr);
+  assert.equal(ofType(kept.events, "git.committed").length, 1);
+  assert.deepEqual(
+    [finalEvent(kept.events)?.type, finalEvent(kept.events)?.data["status"], finalEvent(kept.events)?.data["stopped_by"], finalEvent(kept.events)?.data["provider_error"], finalEvent(kept.events)?.data["handed_back"]],
+    ["run.completed", "stopped", "provider", "unauthorized", true],
+  );
+
+  const empty = await runScripted("refused-empty", { turns: [[unauthorized], handedBack] }, { config: FAST_RETRY });
+  assert.equal(empty.code, 1, empty.stderr);
+  // The agent did hand back, but there is no work to keep: nothing is committed, and the run failed.
+  assert.deepEqual(turnReasons(empty.events), ["task", "handback"]);
+  assert.equal(ofType(empty.events, "git.committed").length, 0);
+  const end = finalEvent(empty.events);
+  assert.equal(end?.type, "run.failed");
+  assert.equal(end?.data["provider_error"], "unauthorized");
+  const error = end?.data["error"] as { code: string; message: string } | undefined;
+  assert.equal(error?.code, "provider_error");
+  assert.match(error?.message ?? "", /^the model provider stopped the run \(unauthorized\): API Error: 401/);
+});
+
+test("the live view of a provider failure with nothing to keep says failed, naming the class, and never that work was committed", async () => {
+  const repo = await makeRepo("cli-refused-live-");
+  await writeFile(join(repo, ".baton", "config.toml"), FAST_RETRY);
+  const script = await writeScript(repo, "s.json", { turns: [[unauthorized], [{ say: "Handing back." }]] });
+  const child = startBaton(repo, ["run", "Go", "--script", script]);
+  const result = await child.done;
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stdout, /✘ failed \(provider_error\): the model provider stopped the run \(unauthorized\).* · model provider: unauthorized/);
+  assert.doesNotMatch(result.stdout, /work committed|■ stopped/);
+});
+
 test("a turn the agent ends as done with the entry's provider-error words counts as failed, and is resent", async () => {
   const run = await runScripted("words", { turns: [[{ say: "API Error: 429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit" }], done] }, { config: FAST_RETRY });
   assert.equal(run.code, 0, run.stderr);

@@ -132,8 +132,45 @@ test("a succeeded run is unchanged; a failed run names the provider's class", ()
   ]);
 });
 
+test("a warning or an error logged by Baton is a line; an info log is not", () => {
+  assert.deepEqual(
+    render([
+      ev("log", { level: "warn", code: "token_budget_small", message: "a budget of 500 tokens is small against one turn" }),
+      ev("log", { level: "info", code: "no_changes", message: "nothing changed in the worktree" }),
+      ev("log", { level: "error", code: "commit_failed", message: "could not commit" }),
+    ]),
+    ["  ⚠ a budget of 500 tokens is small against one turn", "  ⚠ could not commit"],
+  );
+});
+
+test("around a tool-call cap the live view reads in log order: the warning, the hand-back, the call not granted in the cancelled turn", () => {
+  // The log of a run capped at 4 tool calls, as Baton writes it (e2e/limits.e2e.test.ts).
+  assert.deepEqual(
+    render([
+      ev("limit.warning", { limit: "tool_calls", used: 3, max: 4, fraction: 0.75, threshold: 0.6, notified: false }),
+      ev("limit.reached", { limit: "tool_calls", used: 3, max: 4, fraction: 0.75, action: "handback" }),
+      ev("tool.started", { session: "s", call: "c4", tool: "execute", kind: "execute", title: "Run echo step 2" }),
+      ev("permission.requested", { session: "s", call: "c4", tool: "execute", options: [] }),
+      ev("permission.resolved", { session: "s", call: "c4", decision: "cancelled", by: "policy", rule: "default:turn-cancelled" }),
+      ev("tool.completed", { session: "s", call: "c4", tool: "execute", status: "failed", is_error: true, duration_ms: 2, output_chars: 0 }),
+      ev("turn.completed", { session: "s", turn: 1, stop_reason: "cancelled", duration_ms: 100 }),
+      ev("handback.requested", { reason: "limit", limit: "tool_calls" }),
+      ev("turn.started", { session: "s", turn: 2, reason: "handback" }),
+    ]),
+    [
+      "  ⚠ tool call limit past 60%: 75% used (3 of 4 tool calls)",
+      "  ⚠ tool call limit nearly reached: 75% used (3 of 4 tool calls)",
+      "  ⚙ execute Run echo step 2",
+      "    permission: cancelled (its turn was being cancelled)",
+      "    ✗ failed · 2 ms",
+      "  ↩ asking the agent to hand back its work (tool call limit)",
+      "  » turn 2: the hand-back prompt",
+    ],
+  );
+});
+
 test("malformed data never throws", () => {
-  for (const type of ["budget.updated", "limit.warning", "limit.reached", "provider.error", "retry.scheduled", "model.switched", "stall.detected", "repeat.detected", "handback.requested", "turn.started", "run.completed", "run.failed"]) {
+  for (const type of ["budget.updated", "limit.warning", "limit.reached", "provider.error", "retry.scheduled", "model.switched", "stall.detected", "repeat.detected", "handback.requested", "turn.started", "run.completed", "run.failed", "log"]) {
     assert.doesNotThrow(() => render([ev(type, { limit: 3, fraction: "x", limits: null, used: {}, reason: 7, status: "stopped", error: "no", usage: 5 })]), type);
   }
 });

@@ -111,9 +111,12 @@ export class ProgressRenderer {
         this.#line(`    ${ok ? s("green", "✓") : s("red", "✗")} ${parts.join(" · ")}`);
         return;
       }
-      case "permission.resolved":
-        this.#line(s("dim", `    permission: ${text(data["decision"])} (rule ${text(data["rule"])})`));
+      case "permission.resolved": {
+        // Asked for in a turn Baton was cancelling: no rule decided it.
+        const how = data["rule"] === "default:turn-cancelled" ? "its turn was being cancelled" : `rule ${text(data["rule"])}`;
+        this.#line(s("dim", `    permission: ${text(data["decision"])} (${how})`));
         return;
+      }
       case "turn.started": {
         const line = turnStartedLine(data);
         if (line !== undefined) this.#line(s("dim", `  ${line}`));
@@ -152,6 +155,10 @@ export class ProgressRenderer {
         return;
       case "repeat.detected":
         this.#line(s("yellow", `  ${repeatLine(data)}`));
+        return;
+      case "log":
+        // Info logs are for the record; a warning or an error is for the person watching.
+        if (data["level"] === "warn" || data["level"] === "error") this.#line(s(data["level"] === "warn" ? "yellow" : "red", `  ⚠ ${text(data["message"])}`));
         return;
       case "run.completed":
       case "run.failed":

@@ -46,8 +46,11 @@ export type SessionOptions = {
 /** How a session ended, before usage and turn counts are attached. */
 export type SessionEnd =
   | { kind: "completed"; stopReason: string }
-  /** Stopped before its work was done, its work kept: at a limit, by a loop, by the provider. */
-  | { kind: "stopped"; by: string; providerError?: string; handedBack: boolean }
+  /**
+   * Stopped before its work was done, its work kept: at a limit, by a loop, by the provider.
+   * `error`: by the provider, what failed the run if it leaves no work to keep.
+   */
+  | { kind: "stopped"; by: string; providerError?: string; handedBack: boolean; error?: { code: string; message: string } }
   | { kind: "cancelled" }
   /** `providerError`: the class, when the failure was the model provider's. */
   | { kind: "failed"; error: { code: string; message: string }; providerError?: string };
@@ -63,6 +66,9 @@ const EXIT_GRACE_MS = 2_000;
  * agents that mishandle it (Gemini CLI).
  */
 const SERVES_CLIENT_FS = false;
+
+/** What `permission.resolved.rule` says when a request came in a turn Baton had cancelled. */
+export const CANCELLED_TURN_RULE = "default:turn-cancelled";
 
 /**
  * Runs one agent over ACP for one task: start it in its own process group, `initialize`,
@@ -96,10 +102,16 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     // SDK does not need them.
     return !(dir === "recv" && asObject(message)?.["method"] === acp.methods.client.session.update);
   });
+  // Set once the session is up; a permission asked for in a turn Baton cancelled is not granted.
+  let live: LiveSession | undefined;
   const app = acp
     .client({ name: "baton" })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       const toolCall = params.toolCall;
+      if (live?.cancelling === true) {
+        mapper.decisions.set(toolCall.toolCallId, { rule: CANCELLED_TURN_RULE, by: "policy" });
+        return { outcome: { outcome: "cancelled" } };
+      }
       // The session's cwd is the workspace root: edits must stay below it.
       const root = options.command.cwd;
       const decision = decidePermission(options.rules, permissionQuestion(toolCall, root), { root, builtinRules: options.builtinRules !== false });
@@ -150,7 +162,7 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
       sessionId = setup.value.sessionId;
       mapper.session = sessionId;
       sink.append("agent.started", { session: sessionId, agent: options.agentName, ...info });
-      const live = new LiveSession({
+      live = new LiveSession({
         id: sessionId,
         ctx,
         agent,

@@ -32,6 +32,8 @@ export class LiveSession {
   readonly #setup: SessionSetup | undefined;
   readonly #activity: () => number;
   #model: string | undefined;
+  /** From `session/cancel` until the next prompt: the running turn is being cancelled. */
+  #cancelling = false;
 
   constructor(options: {
     id: string;
@@ -67,6 +69,14 @@ export class LiveSession {
     return this.#mapper.openToolCalls;
   }
 
+  /**
+   * Whether Baton has cancelled the running turn (and sent no prompt since): a permission the
+   * agent asks for now belongs to a cancelled turn and is answered `cancelled`, as ACP requires.
+   */
+  get cancelling(): boolean {
+    return this.#cancelling;
+  }
+
   /** What the agent said in the current (or last) turn. */
   get turnWords(): string {
     return this.#mapper.turnWords;
@@ -74,6 +84,7 @@ export class LiveSession {
 
   /** Sends a prompt: `turn.started` with `reason` is logged first. */
   prompt(text: string, reason: TurnReason): ActiveTurn {
+    this.#cancelling = false;
     const number = this.#mapper.beginTurn(reason);
     const request = this.#ctx.request(acp.methods.agent.session.prompt, { sessionId: this.id, prompt: [{ type: "text", text }] });
     const exited = this.agent.exited.then(() => "exited" as const);
@@ -102,6 +113,9 @@ export class LiveSession {
 
   /** Asks the agent to end the running turn (`session/cancel`). */
   async cancelTurn(): Promise<void> {
+    // Before the notification is on its way: a permission request that arrives meanwhile is
+    // for the turn being cancelled.
+    this.#cancelling = true;
     await this.#ctx.notify(acp.methods.agent.session.cancel, { sessionId: this.id }).catch(() => {});
   }
 

@@ -48,6 +48,13 @@ const entryFields = {
   /** Whether it reports tokens used (the prompt answer's `usage`): a token budget needs it. */
   reports_tokens: z.boolean(),
   /**
+   * When its token counts arrive: `turn`, with each turn's answer, or `call`, also after each
+   * model call (its `usage_update.used` is that call's input + output tokens, as Codex sends
+   * it). A token budget is checked when counts arrive, so it can be overshot by one turn, or
+   * by one model call.
+   */
+  token_reports: z.enum(["turn", "call"]),
+  /**
    * Seconds without anything from the agent (while no tool call runs) after which a turn counts
    * as stalled: cancelled and sent again once; a second stall fails the run.
    */
@@ -77,6 +84,7 @@ export const agentEntrySchema = z.strictObject({
   notices: entryFields.notices.default(false),
   reports_cost: entryFields.reports_cost.default(false),
   reports_tokens: entryFields.reports_tokens.default(true),
+  token_reports: entryFields.token_reports.default("turn"),
   provider_error_prefixes: entryFields.provider_error_prefixes.default([]),
 });
 export type AgentEntry = z.infer<typeof agentEntrySchema>;
@@ -102,6 +110,7 @@ export const agentConfigSchema = z.strictObject({
   notices: entryFields.notices.optional(),
   reports_cost: entryFields.reports_cost.optional(),
   reports_tokens: entryFields.reports_tokens.optional(),
+  token_reports: entryFields.token_reports.optional(),
   stall_timeout: entryFields.stall_timeout,
   provider_error_prefixes: entryFields.provider_error_prefixes.optional(),
   rate_limit_code: entryFields.rate_limit_code,

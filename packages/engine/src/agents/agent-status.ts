@@ -25,6 +25,7 @@ export type AgentStatus = {
   /** What limits can be enforced for it, and how it is watched (see the entry's fields). */
   reports_cost: boolean;
   reports_tokens: boolean;
+  token_reports: "turn" | "call";
   notices: boolean;
   stall_timeout?: number;
 };
@@ -53,6 +54,7 @@ async function agentStatus(name: string, entry: AgentEntry, parentEnv: Record<st
     no_client_fs: entry.no_client_fs,
     reports_cost: entry.reports_cost,
     reports_tokens: entry.reports_tokens,
+    token_reports: entry.token_reports,
     notices: entry.notices,
     ...(entry.stall_timeout === undefined ? {} : { stall_timeout: entry.stall_timeout }),
   };

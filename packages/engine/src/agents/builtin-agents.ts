@@ -24,7 +24,9 @@ export const BUILTIN_AGENTS = {
     // A provider failure fails the prompt (-32603 "Internal error: API Error: …", or -32000
     // "Authentication required"); a turn it ends as done after one starts "API Error:".
     provider_error_prefixes: ["API Error:"],
-    // usage_update carries `cost` in USD.
+    // usage_update carries `cost` in USD, with the turn's result. Its `used` mid-turn is the last
+    // call's context, sent several times as a call streams and with cache reads and writes,
+    // which its token counts leave out: its tokens count per turn.
     reports_cost: true,
     notices: false,
   },
@@ -65,8 +67,10 @@ export const BUILTIN_AGENTS = {
       "stream disconnected before completion:",
       "We’re currently experiencing high demand",
     ],
-    // usage_update carries tokens, no cost.
+    // usage_update carries tokens, no cost: after each model call, `used` is that call's input +
+    // output tokens (its last token usage), and they add up to the turn's.
     reports_cost: false,
+    token_reports: "call",
     notices: false,
   },
   gemini: {

@@ -1,4 +1,5 @@
 import type { Envelope, RunState } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
 import type { SessionEnd } from "../acp/agent-session.ts";
 import type { FinishedToolCall } from "../acp/event-mapper.ts";
 import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
@@ -8,6 +9,7 @@ import { LimitWatch, useData } from "./limit-watch.ts";
 import type { LimitName, LimitUse, RunLimits } from "./limits.ts";
 import { handbackPrompt, limitHandbackReason, limitNotice, reminderPrompt, repeatNotice, resendPrompt } from "./prompts.ts";
 import { RepeatWatch } from "./repeat-watch.ts";
+import type { TokenReports } from "./token-budget.ts";
 import { decideRetry, type RetrySchedule } from "./retry-policy.ts";
 
 /** What the conductor appends to and reads from: the run's sink. */
@@ -22,6 +24,8 @@ export type ConductAgent = ProviderRules & {
   /** Takes a prompt mid-turn: told of limit warnings and repeats. */
   notices: boolean;
   stallTimeoutMs?: number;
+  /** When its token counts arrive: each turn's end (the default) or each model call. */
+  tokenReports?: TokenReports;
 };
 
 export type ConductOptions = {
@@ -44,7 +48,8 @@ export type ConductOptions = {
 
 type Interrupt =
   | { kind: "abort" }
-  | { kind: "limit"; use: LimitUse; action: "handback" | "cancel" }
+  /** `logged`: its `limit.reached` is in the log already (it came mid-turn). */
+  | { kind: "limit"; use: LimitUse; action: "handback" | "cancel"; logged: boolean }
   | { kind: "stall"; idleMs: number }
   | { kind: "repeat" };
 
@@ -69,6 +74,8 @@ export class Conductor {
   /** The turn running now and why it was sent. */
   #current: { turn: ActiveTurn; reason: TurnReason } | undefined;
   #interrupt: Interrupt | undefined;
+  /** The number of the last turn whose answer came (`turn.completed`). */
+  #lastEnded: number | undefined;
   #wake: (() => void) | undefined;
   #handback: Handback | undefined;
   /** The words of the last provider failure, for the run's error when it ends on one. */
@@ -86,8 +93,9 @@ export class Conductor {
       startedAt: options.startedAt,
       canNotify: () => this.#canNotify(),
       notify: (use) => this.#live?.notice(limitNotice(use)),
-      reached: (use, action) => this.#raise({ kind: "limit", use, action }),
+      reached: (use, action) => this.#limitReached(use, action),
       handingBack: () => this.#handback !== undefined,
+      ...definedFields({ tokenReports: options.agent.tokenReports }),
     });
   }
 
@@ -104,7 +112,10 @@ export class Conductor {
 
   async conduct(live: LiveSession): Promise<SessionEnd> {
     this.#live = live;
-    const unsubscribe = this.#o.sink.onAppend((event) => this.#limits.onEvent(event));
+    const unsubscribe = this.#o.sink.onAppend((event) => {
+      if (event.type === "turn.completed" && typeof event.data["turn"] === "number") this.#lastEnded = event.data["turn"];
+      this.#limits.onEvent(event);
+    });
     const onAbort = () => this.#raise({ kind: "abort" });
     if (this.#o.signal.aborted) onAbort();
     else this.#o.signal.addEventListener("abort", onAbort, { once: true });
@@ -243,7 +254,9 @@ export class Conductor {
         return { kind: "cancelled" };
       case "limit": {
         if (interrupt.action === "handback" && this.#handback !== undefined) return undefined;
-        o.sink.append("limit.reached", { ...useData(interrupt.use), action: interrupt.action });
+        // The turn's own last report crossed the limit: there is no turn left to cancel.
+        if (this.#lastEnded === turn.number) return this.#limitWithoutTurn(interrupt);
+        if (!interrupt.logged) o.sink.append("limit.reached", { ...useData(interrupt.use), action: interrupt.action });
         const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
         if (interrupt.action === "cancel" || ended === undefined) return this.#stopped({ reason: "limit", limit: interrupt.use.limit }, false);
         if (ended.kind === "exited") return this.#exited(live, ended);
@@ -276,19 +289,35 @@ export class Conductor {
       case "abort":
         return { kind: "cancelled" };
       case "limit":
-        if (interrupt.action === "cancel") {
-          this.#o.sink.append("limit.reached", { ...useData(interrupt.use), action: "stop" });
-          return this.#stopped({ reason: "limit", limit: interrupt.use.limit }, false);
-        }
-        if (this.#handback !== undefined) return next;
-        this.#o.sink.append("limit.reached", { ...useData(interrupt.use), action: "handback" });
-        return this.#handbackFor({ reason: "limit", limit: interrupt.use.limit }, limitHandbackReason(interrupt.use));
+        if (interrupt.action === "handback" && this.#handback !== undefined) return next;
+        return this.#limitWithoutTurn(interrupt);
       case "repeat":
         if (this.#handback !== undefined) return next;
         return this.#handbackFor({ reason: "repeat" }, "you made the same tool call with the same result again and again");
       case "stall":
         return next;
     }
+  }
+
+  /**
+   * The limit watch found a limit near or hit. Mid-turn, `limit.reached` is logged at once,
+   * right after the warnings of the same report: what the agent sends before the conductor
+   * acts (the next tool call of a turn about to be cancelled) comes after it. Otherwise it is
+   * logged when acted on.
+   */
+  #limitReached(use: LimitUse, action: "handback" | "cancel"): void {
+    const current = this.#current;
+    const midTurn = current !== undefined && this.#lastEnded !== current.turn.number;
+    if (midTurn) this.#o.sink.append("limit.reached", { ...useData(use), action });
+    this.#raise({ kind: "limit", use, action, logged: midTurn });
+  }
+
+  /** A limit crossed while no turn runs: the run stops at the limit, or the agent is asked to hand back. */
+  #limitWithoutTurn(interrupt: Extract<Interrupt, { kind: "limit" }>): Next | SessionEnd {
+    const { use, action } = interrupt;
+    if (!interrupt.logged) this.#o.sink.append("limit.reached", { ...useData(use), action: action === "cancel" ? "stop" : "handback" });
+    if (action === "cancel") return this.#stopped({ reason: "limit", limit: use.limit }, false);
+    return this.#handbackFor({ reason: "limit", limit: use.limit }, limitHandbackReason(use));
   }
 
   #handbackFor(handback: Handback, why: string): Next {
@@ -300,17 +329,20 @@ export class Conductor {
   /** The hand-back turn ended: well (`handedBack`), or not (a provider failure, another stop reason). */
   #afterHandback(handedBack: boolean): SessionEnd {
     const handback = this.#handback ?? { reason: "repeat" as const };
-    if (handback.reason === "provider" && !handedBack) {
-      const words = this.#lastProviderWords === undefined ? "" : `: ${this.#lastProviderWords}`;
-      return { kind: "failed", error: { code: "provider_error", message: `the model provider stopped the run (${handback.class})${words}` }, providerError: handback.class };
-    }
+    if (handback.reason === "provider" && !handedBack) return { kind: "failed", error: this.#providerStopError(handback.class), providerError: handback.class };
     return this.#stopped(handback, handedBack);
+  }
+
+  /** The run's error when the provider stopped it: its class and its last words. */
+  #providerStopError(providerClass: ProviderErrorClass): { code: string; message: string } {
+    const words = this.#lastProviderWords === undefined ? "" : `: ${this.#lastProviderWords}`;
+    return { code: "provider_error", message: `the model provider stopped the run (${providerClass})${words}` };
   }
 
   #stopped(handback: Handback, handedBack: boolean): SessionEnd {
     if (handback.reason === "limit") return { kind: "stopped", by: handback.limit, handedBack };
     if (handback.reason === "repeat") return { kind: "stopped", by: "repeats", handedBack };
-    return { kind: "stopped", by: "provider", providerError: handback.class, handedBack };
+    return { kind: "stopped", by: "provider", providerError: handback.class, handedBack, error: this.#providerStopError(handback.class) };
   }
 
   /** The agent's process ended mid-turn: its exit, its last words, and the provider's class when they name one. */
@@ -357,7 +389,10 @@ export class Conductor {
   }
 
   #raise(interrupt: Interrupt): void {
-    if (this.#interrupt === undefined || RANK[interrupt.kind] > RANK[this.#interrupt.kind]) this.#interrupt = interrupt;
+    const pending = this.#interrupt;
+    // A limit hit outranks a hand-back asked for by another limit and not yet acted on.
+    const harder = interrupt.kind === "limit" && pending?.kind === "limit" && interrupt.action === "cancel" && pending.action === "handback";
+    if (pending === undefined || RANK[interrupt.kind] > RANK[pending.kind] || harder) this.#interrupt = interrupt;
     const wake = this.#wake;
     this.#wake = undefined;
     wake?.();

@@ -1,5 +1,6 @@
 import type { Envelope, RunState } from "@baton/protocol";
-import { atLimit, HANDBACK_FRACTION, limitsData, limitUses, mostUsed, nearLimit, WARNING_THRESHOLDS, type LimitUse, type RunLimits } from "./limits.ts";
+import { atLimit, HANDBACK_FRACTION, limitsData, limitUses, mostUsed, nearLimit, reportedTokens, WARNING_THRESHOLDS, type LimitUse, type RunLimits } from "./limits.ts";
+import type { TokenReports } from "./token-budget.ts";
 
 /** What the watch appends to and reads from: the run's sink. */
 export type LimitSink = {
@@ -20,6 +21,8 @@ export type LimitWatchOptions = {
   reached: (use: LimitUse, action: "handback" | "cancel") => void;
   /** Whether a hand-back is already on its way: a near limit then asks for nothing more. */
   handingBack: () => boolean;
+  /** When the agent's token counts arrive (its entry's `token_reports`); `turn` when absent. */
+  tokenReports?: TokenReports;
 };
 
 /**
@@ -33,6 +36,11 @@ export class LimitWatch {
   readonly #warned = new Set<number>();
   readonly #timers: NodeJS.Timeout[] = [];
   #hit = false;
+  /** Whether a limit has asked for a hand-back or a stop. */
+  #acted = false;
+  /** With `token_reports = "call"`: the run's reported tokens when the running turn began, and its calls' since. */
+  #turnBase = 0;
+  #turnCallTokens = 0;
 
   constructor(options: LimitWatchOptions) {
     this.#o = options;
@@ -57,32 +65,68 @@ export class LimitWatch {
   /** For each appended event: the budget after turns and tool calls, the limits after any use. */
   onEvent(event: Envelope): void {
     const type = event.type;
+    this.#countCallTokens(event);
     if (type === "tool.completed" || type === "turn.completed") this.#budgetUpdated();
-    if (type === "tool.completed" || type === "turn.completed" || type === "usage.updated") this.check();
+    // A turn's own report (`basis: "delta"`) is followed at once by its `turn.completed`: the
+    // limits are checked then, when the turn is known to be over.
+    const midTurnReport = type === "usage.updated" && (event.data as Record<string, unknown>)["basis"] !== "delta";
+    if (type === "tool.completed" || type === "turn.completed" || midTurnReport) this.check();
   }
 
   check(): void {
-    const uses = limitUses(this.#o.limits, this.#o.sink.state, this.elapsed());
+    const uses = limitUses(this.#o.limits, this.#o.sink.state, this.elapsed(), this.tokens());
     const top = mostUsed(uses);
     if (top === undefined) return;
-    // Each mark passed is a warning; the agent is told once, of the last one, when several
-    // are passed at once (a cost report can jump from 50% to 97%).
-    const passed = WARNING_THRESHOLDS.filter((threshold) => top.fraction >= threshold && !this.#warned.has(threshold));
+    const actions = this.#actionsFor(uses);
+    // Each mark passed is a warning, logged before the hand-back or stop the same report asks
+    // for. The agent is told of the last one only when nothing follows at once (a cost report
+    // can jump from 50% to 97%: the hand-back prompt then says more than a notice would). A mark
+    // passed after a limit has asked for its hand-back or stop is no warning at all.
+    const passed = this.#acted ? [] : WARNING_THRESHOLDS.filter((threshold) => top.fraction >= threshold && !this.#warned.has(threshold));
     for (const [index, threshold] of passed.entries()) {
       this.#warned.add(threshold);
-      const notified = index === passed.length - 1 && this.#o.canNotify();
+      const notified = index === passed.length - 1 && actions.length === 0 && this.#o.canNotify();
       this.#o.sink.append("limit.warning", { ...useData(top), threshold, notified });
       if (notified) this.#o.notify(top);
     }
-    for (const use of uses) {
-      if (atLimit(use)) {
-        if (!this.#hit) {
-          this.#hit = true;
-          this.#o.reached(use, "cancel");
-        }
-      } else if (nearLimit(use) && !this.#o.handingBack()) {
-        this.#o.reached(use, "handback");
-      }
+    if (actions.length > 0) this.#acted = true;
+    for (const { use, action } of actions) this.#o.reached(use, action);
+  }
+
+  /**
+   * The limit hit (reported once), or else the first near enough for a hand-back: asked for
+   * once, unless a limit was hit since (a hit stops the run whatever the hand-back).
+   */
+  #actionsFor(uses: readonly LimitUse[]): Array<{ use: LimitUse; action: "handback" | "cancel" }> {
+    const hit = this.#hit ? undefined : uses.find(atLimit);
+    if (hit !== undefined) {
+      this.#hit = true;
+      return [{ use: hit, action: "cancel" }];
+    }
+    const near = this.#acted || this.#o.handingBack() ? undefined : uses.find((use) => !atLimit(use) && nearLimit(use));
+    return near === undefined ? [] : [{ use: near, action: "handback" }];
+  }
+
+  /**
+   * The run's tokens so far. Ended turns report theirs; an agent that reports each model call
+   * (`token_reports = "call"`: Codex) has spent at least the calls of the running turn on top
+   * of what the run had when that turn began. The larger of the two never counts a turn
+   * twice: once the turn's own report arrives it holds those calls.
+   */
+  tokens(): number {
+    const reported = reportedTokens(this.#o.sink.state);
+    return Math.max(reported, this.#turnBase + this.#turnCallTokens);
+  }
+
+  #countCallTokens(event: Envelope): void {
+    if (this.#o.tokenReports !== "call") return;
+    const data = event.data as Record<string, unknown>;
+    if (event.type === "turn.started" && data["reason"] !== "notice") {
+      this.#turnBase = reportedTokens(this.#o.sink.state);
+      this.#turnCallTokens = 0;
+    } else if (event.type === "usage.updated" && data["basis"] === "total" && typeof data["context_used"] === "number") {
+      // A call's `used` is its context after it: the input it was sent and the output it made.
+      this.#turnCallTokens += data["context_used"];
     }
   }
 
@@ -100,9 +144,9 @@ export class LimitWatch {
   #budgetUpdated(): void {
     const { sink, limits } = this.#o;
     const state = sink.state;
-    const top = mostUsed(limitUses(limits, state, this.elapsed()));
+    const top = mostUsed(limitUses(limits, state, this.elapsed(), this.tokens()));
     sink.append("budget.updated", {
-      tokens: state.usage.input_tokens + state.usage.output_tokens,
+      tokens: this.tokens(),
       ...(state.cost_usd === undefined ? {} : { cost_usd: state.cost_usd }),
       tool_calls: state.counts.tool_calls,
       elapsed_ms: Math.round(this.elapsed()),

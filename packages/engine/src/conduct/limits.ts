@@ -19,15 +19,23 @@ export const WARNING_THRESHOLDS = [0.6, 0.8] as const;
 /** The share at which the agent is asked to hand back. */
 export const HANDBACK_FRACTION = 0.95;
 
-/** What a run has used of each limit it has, from its folded events and its elapsed time. */
-export function limitUses(limits: RunLimits, state: RunState, elapsedMs: number): LimitUse[] {
+/** Input + output tokens the run's folded events report: each turn's, once it has ended. */
+export function reportedTokens(state: RunState): number {
+  return state.usage.input_tokens + state.usage.output_tokens;
+}
+
+/**
+ * What a run has used of each limit it has, from its folded events and its elapsed time;
+ * `tokens` when more is known of them than the ended turns report (see `LimitWatch`).
+ */
+export function limitUses(limits: RunLimits, state: RunState, elapsedMs: number, tokens: number = reportedTokens(state)): LimitUse[] {
   const uses: LimitUse[] = [];
   const add = (limit: LimitName, used: number, max: number | undefined) => {
     if (max !== undefined && max > 0) uses.push({ limit, used, max, fraction: used / max });
   };
   add("time", elapsedMs, limits.timeoutMs);
   add("cost", state.cost_usd ?? 0, limits.costUsd);
-  add("tokens", state.usage.input_tokens + state.usage.output_tokens, limits.tokens);
+  add("tokens", tokens, limits.tokens);
   add("tool_calls", state.counts.tool_calls, limits.toolCalls);
   return uses;
 }

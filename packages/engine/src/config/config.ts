@@ -202,6 +202,7 @@ max_output_chars = 100000
 # notices = false                  # true: takes a prompt mid-turn (told of limits and loops)
 # reports_cost = false             # true: reports spend in USD (a cost budget needs it)
 # reports_tokens = true            # false: reports no token usage (a token budget is refused)
+# token_reports = "turn"           # "call": usage_update.used is each model call's tokens (Codex)
 # stall_timeout = 120              # seconds with nothing from the agent: a stalled turn
 # provider_error_prefixes = ["API Error:"]  # its last words when a provider refused a turn
 

@@ -6,6 +6,7 @@ import type { ConductAgent } from "../conduct/conductor.ts";
 import type { RetrySchedule } from "../conduct/retry-policy.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { limitsData, type RunLimits } from "../conduct/limits.ts";
+import { smallTokenBudgetWarning } from "../conduct/token-budget.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { AgentIsolationMode } from "../isolation/user-namespace.ts";
@@ -127,6 +128,9 @@ function failure(error: unknown, doing: string): { code: string; message: string
 }
 
 function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, workspace: Workspace, signal: AbortSignal, startedAt: number): Promise<SessionOutcome> {
+  // Before the agent starts: a token budget that one turn can spend, and overshoot.
+  const smallBudget = smallTokenBudgetWarning(request.limits ?? {}, request.agentName, request.agent?.tokenReports);
+  if (smallBudget !== undefined) sink.append("log", smallBudget);
   return runConductedAgent(sink, { dir: writer.dir, settings: request, agent: request, prompt: request.task, workspace, signal, startedAt });
 }
 

@@ -60,3 +60,13 @@ test("a cancel names who cancelled, and why when a reason was given", () => {
   assert.deepEqual(end({ ...base, kind: "cancelled" }).final, { type: "run.cancelled", data: { by: "user" } });
   assert.deepEqual(end({ ...base, kind: "cancelled" }, { cancelledBy: { by: "api", reason: "wrong task" } }).final, { type: "run.cancelled", data: { by: "api", reason: "wrong task" } });
 });
+
+test("a stop by the provider after a hand-back fails the run when nothing was committed, and stays a stop with a commit", () => {
+  const stopped: SessionOutcome = { ...base, kind: "stopped", by: "provider", providerError: "quota", handedBack: true, error: { code: "provider_error", message: "quota exceeded" } };
+  const lost = end(stopped);
+  assert.equal(lost.status, "failed");
+  assert.deepEqual(lost.final.data, { error: { code: "provider_error", message: "quota exceeded" }, provider_error: "quota", usage, active_ms: 1_500 });
+  const kept = end(stopped, { commit: { sha: "abc" } });
+  assert.equal(kept.status, "stopped");
+  assert.equal(kept.final.data["commit"], "abc");
+});

@@ -41,7 +41,8 @@ export const FAILING_STOP_REASONS: Readonly<Record<string, string>> = {
  *
  * - A commit git refused fails a run that had otherwise completed, and is logged either way.
  * - A provider failure of a known class with work committed is a stop by the provider, not a
- *   failure: the work is kept and the run says who stopped it.
+ *   failure: the work is kept and the run says who stopped it. A stop by the provider with
+ *   nothing committed (even after a hand-back) is a failure, with the provider's class.
  * - A turn that ended for a failing stop reason (`max_tokens`, `refusal`, …) fails the run.
  */
 export function decideRunEnd(input: RunEndInput): RunEnd {
@@ -55,6 +56,9 @@ export function decideRunEnd(input: RunEndInput): RunEnd {
   if (outcome.kind === "failed" && outcome.providerError !== undefined && committed !== undefined) {
     logs.push({ level: "warn", code: "provider_stopped", message: `the model provider stopped the run (${outcome.providerError}); its work so far is committed: ${outcome.error.message}` });
     outcome = { kind: "stopped", by: "provider", providerError: outcome.providerError, handedBack: false, usage: outcome.usage, turns: outcome.turns };
+  } else if (outcome.kind === "stopped" && outcome.providerError !== undefined && outcome.error !== undefined && committed === undefined) {
+    // Stopped by the provider with no work to keep (even after a hand-back): a failure.
+    outcome = { kind: "failed", error: outcome.error, providerError: outcome.providerError, usage: outcome.usage, turns: outcome.turns };
   }
   const usage: Usage = outcome.usage;
   switch (outcome.kind) {

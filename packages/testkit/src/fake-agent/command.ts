@@ -29,8 +29,9 @@ export const fakeAgentEntry = {
   model: { via: "config_option" as const, id: "model" },
   // A prompt that arrives while a turn plays is answered at once; the turn plays on.
   notices: true,
-  // `usage` steps report cost in USD.
+  // `usage` steps report cost in USD, and each one's tokens as one model call's.
   reports_cost: true,
+  token_reports: "call" as const,
   // What a script says when it plays an agent that gave up on a refused model request.
   provider_error_prefixes: ["API Error:"],
 };

@@ -249,7 +249,7 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
     assert.equal(ofKind(agent, "agent_message_chunk").length, 10_000);
   });
 
-  test("usage goes out as usage_update and in the prompt response on the wire", async () => {
+  test("usage goes out as usage_update, each call's own tokens, and their sum in the prompt response on the wire", async () => {
     const { response, agent } = await playOnce([
       { usage: { input_tokens: 100, output_tokens: 20, cost_usd: 0.1 } },
       { usage: { input_tokens: 50, output_tokens: 5, cost_usd: 0.2 } },
@@ -258,12 +258,11 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
     assert.deepEqual(response.usage, expected);
     const raw = agent.messages.find((message) => message.result?.stopReason !== undefined);
     assert.deepEqual(raw?.result, { stopReason: "end_turn", usage: expected });
-    assert.deepEqual(ofKind(agent, "usage_update").at(-1), {
-      sessionUpdate: "usage_update",
-      used: 175,
-      size: 200_000,
-      cost: { amount: 0.3, currency: "USD" },
-    });
+    // Each step is one model call: its `used` is that call's input and output, as Codex sends.
+    assert.deepEqual(ofKind(agent, "usage_update"), [
+      { sessionUpdate: "usage_update", used: 120, size: 200_000, cost: { amount: 0.1, currency: "USD" } },
+      { sessionUpdate: "usage_update", used: 55, size: 200_000, cost: { amount: 0.3, currency: "USD" } },
+    ]);
   });
 
   test("an unknown update kind and an extension notification reach the wire in order", async () => {

@@ -7,8 +7,6 @@ export type FakeSession = {
   promptsSeen: number;
   /** Cumulative over the session, as ACP's `usage_update.cost.amount` is. */
   costUsd: number;
-  /** Tokens "in context", reported as `usage_update.used`. */
-  contextTokens: number;
   /** The model it reports, in `session/new` and after a client chose one. */
   model: string;
   /** The session mode (`session/set_mode`); it does not change how the script plays. */
@@ -23,5 +21,5 @@ export type FakeSession = {
 };
 
 export function createFakeSession(id: string, cwd: string, model: string): FakeSession {
-  return { id, cwd, promptsSeen: 0, costUsd: 0, contextTokens: 0, model, mode: "auto", activeTurn: undefined, notices: [] };
+  return { id, cwd, promptsSeen: 0, costUsd: 0, model, mode: "auto", activeTurn: undefined, notices: [] };
 }

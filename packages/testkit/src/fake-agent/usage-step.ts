@@ -9,8 +9,11 @@ export const CONTEXT_WINDOW_TOKENS = 200_000;
 type UsageStep = z.infer<typeof stepValueSchemas.usage>;
 
 /**
- * `usage`: adds the tokens to the turn (reported in the prompt response) and to the session,
- * then sends a `usage_update` with the session's cumulative cost and context occupancy.
+ * `usage`: one model call. Adds its tokens to the turn (reported in the prompt response), then
+ * sends a `usage_update` with the session's cumulative cost and, as `used`, the context after
+ * the call: the call's input and output, since a call is sent the whole context. So Codex
+ * reports it, and the reports of a turn add up to its tokens (a step with cost only is a
+ * report of spend, `used` 0).
  */
 export async function reportUsage(turn: TurnContext, step: UsageStep): Promise<void> {
   const input = step.input_tokens ?? 0;
@@ -19,11 +22,10 @@ export async function reportUsage(turn: TurnContext, step: UsageStep): Promise<v
   turn.usage.outputTokens += output;
   turn.usage.reported = true;
   const session = turn.session;
-  session.contextTokens = Math.min(CONTEXT_WINDOW_TOKENS, session.contextTokens + input + output);
   session.costUsd = roundMicros(session.costUsd + (step.cost_usd ?? 0));
   await sendUpdate(turn, {
     sessionUpdate: "usage_update",
-    used: session.contextTokens,
+    used: Math.min(CONTEXT_WINDOW_TOKENS, input + output),
     size: CONTEXT_WINDOW_TOKENS,
     cost: { amount: session.costUsd, currency: "USD" },
   });

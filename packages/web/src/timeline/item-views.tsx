@@ -1,6 +1,7 @@
 import { formatCost, formatDuration } from "../format/format.ts";
 import { StatusBadge } from "../runs/status-badge.tsx";
 import type { EndItem, NoteItem, PermissionItem, PlanEntry, ToolItem } from "./items.ts";
+import { permissionWords } from "./permission-words.ts";
 
 const PLAN_MARKS: Record<string, string> = { completed: "✓", in_progress: "…", pending: "○" };
 
@@ -49,10 +50,10 @@ export function ToolView({ item, outputUrl }: { item: ToolItem; outputUrl: strin
 }
 
 export function PermissionView({ item }: { item: PermissionItem }) {
-  const how = [item.by, item.rule !== undefined ? `rule ${item.rule}` : undefined].filter((part) => part !== undefined).join(", ");
+  const { decision, how } = permissionWords(item);
   return (
     <p class="line">
-      Permission for {item.tool || "a tool call"}: <strong>{item.decision ?? "waiting…"}</strong>
+      Permission for {item.tool || "a tool call"}: <strong>{decision}</strong>
       {how !== "" && <span class="dim"> ({how})</span>}
     </p>
   );

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import type { Envelope } from "@baton/protocol/core";
 import { applyEvents, clearStreaming, initialTimeline, type TimelineState } from "./timeline.ts";
 import type { ToolItem } from "./items.ts";
+import { permissionWords } from "./permission-words.ts";
 
 const RUN = "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1A";
 let clock = 0;
@@ -169,4 +170,34 @@ test("a stopped run says what stopped it; a failed one names the provider's clas
   const failed = applyEvents(initialTimeline(), [created, ev(2, "run.failed", { error: { code: "provider_unreachable", message: "refused" }, provider_error: "unreachable" })]);
   assert.deepEqual(failed.items.at(-1), { kind: "end", seqs: [2], status: "failed", errorCode: "provider_unreachable", message: "refused", providerError: "unreachable" });
   assert.equal(failed.summary.provider_error, "unreachable");
+});
+
+test("around a tool-call cap the page reads in log order: the warning, the hand-back, the call not granted in the cancelled turn", () => {
+  // The log of a run capped at 4 tool calls, as Baton writes it (packages/cli/src/e2e/limits.e2e.test.ts).
+  const events = [
+    ev(1, "tool.completed", { session: "s", call: "c3", tool: "execute", status: "completed", is_error: false, duration_ms: 5, output_chars: 0 }),
+    ev(2, "budget.updated", { tokens: 0, tool_calls: 3, elapsed_ms: 900, limits: { tool_calls: 4 }, limit: "tool_calls", fraction: 0.75 }),
+    ev(3, "limit.warning", { limit: "tool_calls", used: 3, max: 4, fraction: 0.75, threshold: 0.6, notified: false }),
+    ev(4, "limit.reached", { limit: "tool_calls", used: 3, max: 4, fraction: 0.75, action: "handback" }),
+    ev(5, "tool.started", { session: "s", call: "c4", tool: "execute", kind: "execute", title: "Run echo step 2" }),
+    ev(6, "permission.requested", { session: "s", call: "c4", tool: "execute", options: [] }),
+    ev(7, "permission.resolved", { session: "s", call: "c4", decision: "cancelled", by: "policy", rule: "default:turn-cancelled" }),
+    ev(8, "tool.completed", { session: "s", call: "c4", tool: "execute", status: "failed", is_error: true, duration_ms: 2, output_chars: 0 }),
+    ev(9, "turn.completed", { session: "s", turn: 1, stop_reason: "cancelled", duration_ms: 100 }),
+    ev(10, "handback.requested", { reason: "limit", limit: "tool_calls" }),
+    ev(11, "turn.started", { session: "s", turn: 2, reason: "handback" }),
+  ];
+  const items = applyEvents(initialTimeline(), events).items;
+  const shown = items.map((item) => (item.kind === "note" ? item.text : item.kind === "permission" ? `permission ${permissionWords(item).decision} (${permissionWords(item).how})` : item.kind === "tool" ? `tool ${item.title ?? ""} ${item.status}` : item.kind));
+  assert.deepEqual(shown, [
+    "tool  completed",
+    "budget: tool call limit 75% used (3 of 4 tool calls)",
+    "tool call limit 75% used (3 of 4 tool calls)",
+    "tool call limit nearly reached: 75% used (3 of 4 tool calls)",
+    "tool Run echo step 2 failed",
+    "permission cancelled (its turn was being cancelled)",
+    "turn 1 ended · cancelled · 100 ms",
+    "asking the agent to hand back its work (tool call limit)",
+    "turn 2: the hand-back prompt",
+  ]);
 });

@@ -1,0 +1,53 @@
+// A token budget with real agents: Baton checks it whenever an agent's token counts arrive, and
+// each built-in entry's `token_reports` says when that is. Codex reports each model call, so a
+// budget smaller than one call stops its turn mid-way; the others report when a turn ends, so
+// the turn runs to its end first. Both overshoot, as `baton agents` and the README say.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { Envelope } from "@baton/protocol";
+import { BUILTIN_AGENTS } from "../../packages/engine/src/agents/builtin-agents.ts";
+import { eventsOfType } from "../../packages/cli/src/e2e/cli-harness.ts";
+import { AGENT_NAMES, agentTestPlan } from "../../scripts/agents/agent-cache.ts";
+import { diagnostics, disposable, project, runAgent, SCENARIO_TIMEOUT_MS } from "./baton-project.ts";
+
+/** Less than any agent's first model call (its system prompt and tools alone are more). */
+const BUDGET = 500;
+
+describe("a token budget through real agents and the model twin", { concurrency: false }, () => {
+  for (const agent of AGENT_NAMES) {
+    const entry = BUILTIN_AGENTS[agent] as { reports_tokens?: boolean; token_reports?: "turn" | "call" };
+    if (entry.reports_tokens === false) continue;
+    const reports = entry.token_reports ?? "turn";
+    const plan = agentTestPlan(agent);
+    const name =
+      reports === "call"
+        ? `${agent}: a budget smaller than one model call stops the turn at that call (tokens per call)`
+        : `${agent}: a budget smaller than one turn holds when the turn ends (tokens per turn)`;
+    test(name, { skip: plan.skip, timeout: SCENARIO_TIMEOUT_MS + 30_000 }, async () => {
+      if (plan.missing !== undefined) assert.fail(plan.missing);
+      await using p = disposable(await project(agent, { name: "write", path: "notes/budget.txt", content: "within budget?\n", reply: "Done." }));
+      const { result, events } = await runAgent(p.p, "Create notes/budget.txt.", ["--max-tokens", String(BUDGET)]);
+      const why = () => diagnostics(p.p, events, result.stderr);
+      assert.equal(result.code, 3, why());
+      const end = events.at(-1);
+      assert.deepEqual([end?.type, (end?.data as { stopped_by?: string }).stopped_by], ["run.completed", "tokens"], why());
+      const warned = eventsOfType<{ code?: string }>(events, "log").find((e) => e.data.code === "token_budget_small");
+      assert.ok(warned !== undefined && (warned.seq ?? 0) < seqOf(events, "agent.started"), `warned before the agent started\n${why()}`);
+      const reached = eventsOfType<{ limit: string; action: string; used: number }>(events, "limit.reached")[0];
+      assert.equal(reached?.data.limit, "tokens", why());
+      const firstTurnEnd = eventsOfType<{ turn: number }>(events, "turn.completed").find((e) => e.data.turn === 1);
+      if (reports === "call") {
+        // Mid-turn: at the first call's report, before the turn's end, which it cancels.
+        assert.equal(reached?.data.action, "cancel", why());
+        assert.ok((reached?.seq ?? Infinity) < (firstTurnEnd?.seq ?? -Infinity), `limit.reached came before turn 1 ended\n${why()}`);
+      } else {
+        assert.equal(reached?.data.action, "stop", why());
+        assert.ok((reached?.seq ?? -Infinity) > (firstTurnEnd?.seq ?? Infinity), `limit.reached came after turn 1 ended\n${why()}`);
+      }
+    });
+  }
+});
+
+function seqOf(events: readonly Envelope[], type: string): number {
+  return events.find((e) => e.type === type)?.seq ?? Number.POSITIVE_INFINITY;
+}
