@@ -74,6 +74,6 @@ export async function runWorkflowCommand(ctx: CliContext, taskArg: string | unde
 /** What to do next, after the closing summary: answer a waiting gate, or look at the run. */
 export function nextSteps(result: { number: number; status: string; gate?: string }): string {
   if (result.status === "paused") return `\nPaused at gate ${result.gate ?? ""}: baton approve ${result.number} · baton reject ${result.number} · baton answer ${result.number} CHOICE\n`;
-  if (result.status === "failed") return `\nNext: baton show ${result.number} · baton resume ${result.number} (continues after its last checkpoint)\n`;
+  if (result.status === "failed") return `\nNext: baton show ${result.number} · baton resume ${result.number} (continues after its last checkpoint) · baton fork ${result.number} --at STAGE (a new run from a checkpoint)\n`;
   return `\nNext: baton show ${result.number} · baton events ${result.number}\n`;
 }

@@ -29,6 +29,7 @@ async function failedShipRun(): Promise<{ repo: string; originId: string; events
   await writeFile(join(repo, ".baton", "stages.json"), JSON.stringify({ stages: STAGES }));
   const run = await runBaton(repo, ["run", "Ship the release", "--workflow", "ship", "--script", ".baton/stages.json", "--yes", "--timeout", "5m"]);
   assert.equal(run.code, 1, run.stderr + run.stdout);
+  assert.match(run.stdout, /baton resume 1 .*· baton fork 1 --at STAGE/, "a failed run names both ways on");
   const [originId] = await runIds(repo);
   return { repo, originId: originId as string, events: await readEvents(repo, originId as string) };
 }
