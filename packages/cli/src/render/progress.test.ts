@@ -213,3 +213,17 @@ test("hostile: text from the task, the agent, tools and the log reaches the term
   assert.ok(lines.includes("  second line"), "a message keeps its lines");
   assert.ok(lines.some((line) => line.endsWith(`Run echo${shown}\\nfake line`)), "a one-line field shows its newline");
 });
+
+test("a plain run's work is laid out as it always was: two spaces in, no stage in front", () => {
+  assert.deepEqual(
+    render([
+      sample("run.created", { origin: undefined, workflow: undefined }),
+      sample("agent.delta", { kind: "text", text: "Looking at\nthe test" }),
+      sample("agent.message", { text: "Looking at\nthe test" }),
+      sample("tool.started", { kind: "edit", title: "Write src/date.ts" }),
+      sample("tool.completed", { status: "completed", exit_code: undefined, duration_ms: 19 }),
+      sample("git.committed", { files: [{ path: "src/date.ts", change: "modified" }] }),
+    ]).slice(2),
+    ["  Looking at", "  the test", "  ⚙ edit Write src/date.ts", "    ✓ completed · 19 ms", "  ● committed 89abcdef on baton/7-fix-the-flaky-date-test · 1 file · Fix the flaky date test"],
+  );
+});
