@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { REPEATS_RANGE } from "@baton/engine/bounds";
 import { isBatonError } from "@baton/engine/errors";
 import { RUN_STATUSES } from "@baton/protocol/core";
@@ -15,10 +15,25 @@ the model provider (work committed), 4 a workflow run paused at a gate, 124 stop
 timeout (work committed), 130 cancelled.`;
 
 type ResumeFlags = { json?: boolean; detach?: boolean; timeout?: number; autoApprove?: boolean };
+type DecisionFlags = ResumeFlags & { comment?: string; by?: string; via?: "api" | "web" };
 
 /** Who answers a gate from this terminal: the user's name, as git and the shell know it. */
 function whoAmI(ctx: CliContext): string {
   return ctx.env["USER"] ?? ctx.env["LOGNAME"] ?? "unknown";
+}
+
+/**
+ * Hidden options of approve|reject|answer for `baton serve`, which records a decision made in
+ * the API or the web page through the CLI: who (when the client names them) and where.
+ */
+function decisionSource(command: Command): Command {
+  return command
+    .addOption(new Option("--by <name>", "recorded as who decided").hideHelp().argParser(nonEmpty("--by", "a name")))
+    .addOption(new Option("--via <surface>", "recorded as where the decision was made").hideHelp().argParser(oneOf("--via", "a decision surface", ["api", "web"] as const)));
+}
+
+function decisionOf(ctx: CliContext, opts: DecisionFlags): { comment: string | undefined; by: string; via: "cli" | "api" | "web" } {
+  return { comment: opts.comment, by: opts.by ?? whoAmI(ctx), via: opts.via ?? "cli" };
 }
 
 const LIMITS_HELP = `
@@ -154,33 +169,33 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     ["approve", "Approve the gate a paused workflow run waits at (its first option that is not a way back), and resume the run."],
     ["reject", "Reject the gate a paused workflow run waits at (its way back, or the gate fails), and resume the run."],
   ] as const) {
-    program
-      .command(name)
-      .description(description)
-      .argument("<run>", "a run number, a run id, or a unique id prefix")
-      .option("--comment <text>", "recorded with the decision")
-      .option("--json", "print the run's new events as NDJSON")
-      .option("--detach", "leave the resumed run in the background")
-      .action(
-        action(async (ref: string, opts: ResumeFlags & { comment?: string }) =>
-          (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, comment: opts.comment, by: whoAmI(ctx), via: "cli" }),
-        ),
-      );
+    decisionSource(
+      program
+        .command(name)
+        .description(description)
+        .argument("<run>", "a run number, a run id, or a unique id prefix")
+        .option("--comment <text>", "recorded with the decision")
+        .option("--json", "print the run's new events as NDJSON")
+        .option("--detach", "leave the resumed run in the background"),
+    ).action(
+      action(async (ref: string, opts: DecisionFlags) => (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, ...decisionOf(ctx, opts) })),
+    );
   }
 
-  program
-    .command("answer")
-    .description("Answer the gate a paused workflow run waits at with one of its options (label or key), or free text at a freeform gate, and resume the run.")
-    .argument("<run>", "a run number, a run id, or a unique id prefix")
-    .argument("<answer>", "an option's label or accelerator key, or free text")
-    .option("--comment <text>", "recorded with the decision")
-    .option("--json", "print the run's new events as NDJSON")
-    .option("--detach", "leave the resumed run in the background")
-    .action(
-      action(async (ref: string, value: string, opts: ResumeFlags & { comment?: string }) =>
-        (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, comment: opts.comment, by: whoAmI(ctx), via: "cli" }),
-      ),
-    );
+  decisionSource(
+    program
+      .command("answer")
+      .description("Answer the gate a paused workflow run waits at with one of its options (label or key), or free text at a freeform gate, and resume the run.")
+      .argument("<run>", "a run number, a run id, or a unique id prefix")
+      .argument("<answer>", "an option's label or accelerator key, or free text")
+      .option("--comment <text>", "recorded with the decision")
+      .option("--json", "print the run's new events as NDJSON")
+      .option("--detach", "leave the resumed run in the background"),
+  ).action(
+    action(async (ref: string, value: string, opts: DecisionFlags) =>
+      (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, ...decisionOf(ctx, opts) }),
+    ),
+  );
 
   program
     .command("agents")
