@@ -72,3 +72,51 @@ test("a workflow run paused at a gate shows the gate and its graph; Approve on t
     await run.kill();
   }
 });
+
+const ASK = `digraph ask {
+  goal = "Ask for a name"
+  start [shape=Mdiamond]
+  ask [shape=hexagon, label="What should it be called?", freeform=true]
+  record [shape=parallelogram, script="test -n \\"$BATON_CTX_ASK_ANSWER\\""]
+  exit [shape=Msquare]
+  start -> ask
+  ask -> exit [label="Skip"]
+  ask -> record [freeform=true]
+  record -> exit
+}
+`;
+
+test("a freeform gate takes the text typed on the page, with a comment, and the run goes the text's way", { skip: browserSkipReason() }, async () => {
+  const repo = await makeProject("web-gate-text-");
+  await mkdir(join(repo, ".baton", "workflows"), { recursive: true });
+  await writeFile(join(repo, ".baton", "workflows", "ask.dot"), ASK);
+  const script = await writeScript(repo, "stages.json", { stages: {} });
+  const run = new Baton(repo, ["run", "--workflow", "ask", "--script", script], batonEnv());
+  assert.equal(await run.exited, 4, `paused at its gate: ${run.output}`);
+  const { server, url } = await startServe(repo, await freePort(), "web-gate-text-token-0123456789");
+  await using browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    const errors = failOnPageErrors(page);
+    await page.goto(`${url}#/runs/1`);
+    const gate = page.locator("section.gate");
+    await gate.waitFor();
+    assert.deepEqual(await gate.locator(".gate-options button").allInnerTexts(), ["Skip", "Reject"]);
+    await gate.getByLabel("Your answer").fill("<b>Greeter</b>");
+    await gate.getByLabel("Comment").fill("short is better");
+    await gate.getByRole("button", { name: "Send answer" }).click();
+    await waitForRunEnd(page);
+    await page.locator('.workflow-graph [data-node="record"][data-state="succeeded"]').waitFor();
+    assert.match(await page.locator(".timeline .item-end").innerText(), /succeeded/);
+    assert.match(await page.locator('.stage-group[data-stage="ask"]').innerText(), /answered "<b>Greeter<\/b>"/, "the answer is shown as text");
+
+    const log = await readLog(repo, await onlyRunId(repo));
+    const resolved = log.find((event) => event.type === "approval.resolved");
+    assert.deepEqual({ ...resolved?.data, by: undefined }, { gate: "ask", text: "<b>Greeter</b>", approved: true, comment: "short is better", by: undefined, via: "web" });
+    assert.deepEqual(log.filter((event) => event.type === "route.selected").map((event) => event.data["to"]), ["ask", "record", "exit"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.kill();
+    await run.kill();
+  }
+});
