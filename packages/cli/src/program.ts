@@ -22,19 +22,11 @@ function whoAmI(ctx: CliContext): string {
   return ctx.env["USER"] ?? ctx.env["LOGNAME"] ?? "unknown";
 }
 
-/**
- * Hidden options of approve|reject|answer for `baton serve`, which records a decision made in
- * the API or the web page through the CLI: who (when the client names them) and where.
- */
-function decisionSource(command: Command): Command {
-  return command
-    .addOption(new Option("--by <name>", "recorded as who decided").hideHelp().argParser(nonEmpty("--by", "a name")))
-    .addOption(new Option("--via <surface>", "recorded as where the decision was made").hideHelp().argParser(oneOf("--via", "a decision surface", ["api", "web"] as const)));
-}
-
-function decisionOf(ctx: CliContext, opts: DecisionFlags): { comment: string | undefined; by: string; via: "cli" | "api" | "web" } {
-  return { comment: opts.comment, by: opts.by ?? whoAmI(ctx), via: opts.via ?? "cli" };
-}
+// Hidden options of approve|reject|answer for `baton serve`, which records a decision made in
+// the API or the web page through the CLI: who (when the client names them) and where.
+const byOption = () => new Option("--by <name>", "recorded as who decided").hideHelp().argParser(nonEmpty("--by", "a name"));
+const viaOption = () => new Option("--via <surface>", "recorded as where the decision was made").hideHelp().argParser(oneOf("--via", "a decision surface", ["api", "web"] as const));
+const decisionOf = (ctx: CliContext, opts: DecisionFlags) => ({ comment: opts.comment, by: opts.by ?? whoAmI(ctx), via: opts.via ?? ("cli" as const) });
 
 const LIMITS_HELP = `
 Limits: --timeout, --max-cost, --max-tokens, --max-tool-calls (or [limits] in .baton/config.toml;
@@ -169,33 +161,37 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     ["approve", "Approve the gate a paused workflow run waits at (its first option that is not a way back), and resume the run."],
     ["reject", "Reject the gate a paused workflow run waits at (its way back, or the gate fails), and resume the run."],
   ] as const) {
-    decisionSource(
-      program
-        .command(name)
-        .description(description)
-        .argument("<run>", "a run number, a run id, or a unique id prefix")
-        .option("--comment <text>", "recorded with the decision")
-        .option("--json", "print the run's new events as NDJSON")
-        .option("--detach", "leave the resumed run in the background"),
-    ).action(
-      action(async (ref: string, opts: DecisionFlags) => (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, ...decisionOf(ctx, opts) })),
-    );
-  }
-
-  decisionSource(
     program
-      .command("answer")
-      .description("Answer the gate a paused workflow run waits at with one of its options (label or key), or free text at a freeform gate, and resume the run.")
+      .command(name)
+      .description(description)
       .argument("<run>", "a run number, a run id, or a unique id prefix")
-      .argument("<answer>", "an option's label or accelerator key, or free text")
       .option("--comment <text>", "recorded with the decision")
       .option("--json", "print the run's new events as NDJSON")
-      .option("--detach", "leave the resumed run in the background"),
-  ).action(
-    action(async (ref: string, value: string, opts: DecisionFlags) =>
-      (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, ...decisionOf(ctx, opts) }),
-    ),
-  );
+      .option("--detach", "leave the resumed run in the background")
+      .addOption(byOption())
+      .addOption(viaOption())
+      .action(
+        action(async (ref: string, opts: DecisionFlags) =>
+          (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, ...decisionOf(ctx, opts) }),
+        ),
+      );
+  }
+
+  program
+    .command("answer")
+    .description("Answer the gate a paused workflow run waits at with one of its options (label or key), or free text at a freeform gate, and resume the run.")
+    .argument("<run>", "a run number, a run id, or a unique id prefix")
+    .argument("<answer>", "an option's label or accelerator key, or free text")
+    .option("--comment <text>", "recorded with the decision")
+    .option("--json", "print the run's new events as NDJSON")
+    .option("--detach", "leave the resumed run in the background")
+    .addOption(byOption())
+    .addOption(viaOption())
+    .action(
+      action(async (ref: string, value: string, opts: DecisionFlags) =>
+        (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, ...decisionOf(ctx, opts) }),
+      ),
+    );
 
   program
     .command("agents")
