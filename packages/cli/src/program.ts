@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { REPEATS_RANGE } from "@baton/engine/bounds";
 import { isBatonError } from "@baton/engine/errors";
 import { RUN_STATUSES } from "@baton/protocol/core";
@@ -15,11 +15,18 @@ the model provider (work committed), 4 a workflow run paused at a gate, 124 stop
 timeout (work committed), 130 cancelled.`;
 
 type ResumeFlags = { json?: boolean; detach?: boolean; timeout?: number; autoApprove?: boolean };
+type DecisionFlags = ResumeFlags & { comment?: string; by?: string; via?: "api" | "web" };
 
 /** Who answers a gate from this terminal: the user's name, as git and the shell know it. */
 function whoAmI(ctx: CliContext): string {
   return ctx.env["USER"] ?? ctx.env["LOGNAME"] ?? "unknown";
 }
+
+// Hidden options of approve|reject|answer for `baton serve`, which records a decision made in
+// the API or the web page through the CLI: who (when the client names them) and where.
+const byOption = () => new Option("--by <name>", "recorded as who decided").hideHelp().argParser(nonEmpty("--by", "a name"));
+const viaOption = () => new Option("--via <surface>", "recorded as where the decision was made").hideHelp().argParser(oneOf("--via", "a decision surface", ["api", "web"] as const));
+const decisionOf = (ctx: CliContext, opts: DecisionFlags) => ({ comment: opts.comment, by: opts.by ?? whoAmI(ctx), via: opts.via ?? ("cli" as const) });
 
 const LIMITS_HELP = `
 Limits: --timeout, --max-cost, --max-tokens, --max-tool-calls (or [limits] in .baton/config.toml;
@@ -168,9 +175,11 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
       .option("--comment <text>", "recorded with the decision")
       .option("--json", "print the run's new events as NDJSON")
       .option("--detach", "leave the resumed run in the background")
+      .addOption(byOption())
+      .addOption(viaOption())
       .action(
-        action(async (ref: string, opts: ResumeFlags & { comment?: string }) =>
-          (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, comment: opts.comment, by: whoAmI(ctx), via: "cli" }),
+        action(async (ref: string, opts: DecisionFlags) =>
+          (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, ...decisionOf(ctx, opts) }),
         ),
       );
   }
@@ -183,9 +192,11 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--comment <text>", "recorded with the decision")
     .option("--json", "print the run's new events as NDJSON")
     .option("--detach", "leave the resumed run in the background")
+    .addOption(byOption())
+    .addOption(viaOption())
     .action(
-      action(async (ref: string, value: string, opts: ResumeFlags & { comment?: string }) =>
-        (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, comment: opts.comment, by: whoAmI(ctx), via: "cli" }),
+      action(async (ref: string, value: string, opts: DecisionFlags) =>
+        (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, ...decisionOf(ctx, opts) }),
       ),
     );
 

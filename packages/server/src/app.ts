@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Store } from "@baton/engine/store";
 import { MAX_BODY_BYTES } from "./api/json-body.ts";
 import { OPENAPI_DOCUMENT } from "./api/openapi.ts";
+import { addGateRoutes } from "./api/gate-routes.ts";
 import { addRunsRoutes } from "./api/runs-routes.ts";
 import { apiError, errorBody, errorResponse } from "./http/api-errors.ts";
 import { hostGuard } from "./http/host-guard.ts";
@@ -53,6 +54,9 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   ringBytes: 8 * 1024 * 1024,
 };
 
+/** Default wait for a started (or resumed) run's first event: the CLI's start on a loaded machine. */
+const START_TIMEOUT_MS = 30_000;
+
 /** Routes and the methods each takes: the 405 answers, and what the OpenAPI test compares. */
 const API_METHODS: Record<string, string[]> = {
   "/api/runs": ["GET", "POST"],
@@ -61,6 +65,9 @@ const API_METHODS: Record<string, string[]> = {
   "/api/runs/:ref/stream": ["GET"],
   "/api/runs/:ref/outputs/:call": ["GET"],
   "/api/runs/:ref/cancel": ["POST"],
+  "/api/runs/:ref/approve": ["POST"],
+  "/api/runs/:ref/reject": ["POST"],
+  "/api/runs/:ref/answer": ["POST"],
   "/api/stream": ["GET"],
   "/api/openapi.json": ["GET"],
 };
@@ -88,16 +95,15 @@ export function createApp(options: AppOptions): { app: ServerApp; hubs: HubRegis
   );
 
   app.get("/api/openapi.json", (c) => c.json(OPENAPI_DOCUMENT));
-  addRunsRoutes(app, {
-    store: options.store,
-    start: {
-      projectRoot: options.projectRoot,
-      batonDir: options.store.batonDir,
-      cliEntry: options.cliEntry,
-      env: options.runEnv ?? process.env,
-      ...(options.startTimeoutMs === undefined ? {} : { timeoutMs: options.startTimeoutMs }),
-    },
-  });
+  const start = {
+    projectRoot: options.projectRoot,
+    batonDir: options.store.batonDir,
+    cliEntry: options.cliEntry,
+    env: options.runEnv ?? process.env,
+    timeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
+  };
+  addRunsRoutes(app, { store: options.store, start });
+  addGateRoutes(app, { store: options.store, start });
   addStreamRoutes(app, { store: options.store, hubs, liveWriters: options.liveWriters, timings: limits });
   for (const [path, methods] of Object.entries(API_METHODS)) {
     app.all(path, (c) => {

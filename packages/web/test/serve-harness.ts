@@ -45,8 +45,8 @@ export async function makeProject(prefix: string): Promise<string> {
   return repo;
 }
 
-/** Writes a fake-agent script (an array of steps) into the repository; returns its path. */
-export async function writeScript(repo: string, name: string, steps: unknown[]): Promise<string> {
+/** Writes a fake-agent script (an array of steps, or one per stage) into the repository; returns its path. */
+export async function writeScript(repo: string, name: string, steps: unknown): Promise<string> {
   const path = join(repo, name);
   await writeFile(path, `${JSON.stringify(steps, null, 2)}\n`);
   // Excluded from git: the working tree stays clean, so runs get their own worktree.

@@ -94,6 +94,8 @@ function detach(ctx: CliContext, ref: string, options: ResumeOptions, decision: 
   const bin = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
   const args = decision === undefined ? ["resume", ref] : decision.kind === "answer" ? ["answer", ref, decision.value ?? ""] : [decision.kind, ref];
   if (decision?.comment !== undefined) args.push("--comment", decision.comment);
+  // A decision made in the API or the web page keeps its source in the process that records it.
+  if (decision !== undefined && decision.via !== "cli") args.push(`--via=${decision.via}`, `--by=${decision.by}`);
   if (options.autoApprove === true) args.push("--auto-approve");
   const child = spawn(process.execPath, [bin, "-C", ctx.cwd, ...args], { detached: true, stdio: "ignore", env: { ...ctx.env } as NodeJS.ProcessEnv });
   child.unref();

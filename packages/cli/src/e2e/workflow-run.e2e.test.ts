@@ -122,3 +122,30 @@ test("bad input: an unknown workflow, a malformed one, resume of a plain run: on
   assert.equal(resume.code, 2);
   assert.match(resume.stderr, /run 1 is not a workflow run/);
 });
+
+test("agent stages with the same thread_id share one session; each stage's events name that stage; the session ends before the run does", async () => {
+  const workflow = `digraph threads {
+    start [shape=Mdiamond]
+    draft [prompt="Draft it", thread_id="main"]
+    polish [prompt="Polish it", thread_id="main"]
+    exit [shape=Msquare]
+    start -> draft -> polish -> exit
+  }`;
+  // A shared session is the first stage's agent: its script's turns answer the later stages' prompts.
+  const { repo, script } = await project(workflow, { draft: { turns: [[{ write: { path: "draft.txt", content: "d\n" } }], [{ write: { path: "final.txt", content: "f\n" } }]] } });
+  await writeFile(join(repo, ".baton", "workflows", "threads.dot"), workflow);
+  const result = await runBaton(repo, ["run", "Write it", "--workflow", "threads", "--script", script, "--yes", "--timeout", "5m"]);
+  assert.equal(result.code, 0, result.stderr + result.stdout);
+  const events = await readEvents(repo, await onlyRunId(repo));
+  assert.equal(eventsOfType(events, "agent.started").length, 1, "one session for both stages");
+  assert.deepEqual(eventsOfType(events, "turn.started").map((e) => e.stage?.id), ["draft", "polish"]);
+  assert.deepEqual(eventsOfType(events, "git.committed").map((e) => [e.data["stage"], (e.data["files"] as { path: string }[]).map((f) => f.path)]), [
+    ["draft", ["draft.txt"]],
+    ["polish", ["final.txt"]],
+  ]);
+  const finished = eventsOfType(events, "agent.finished");
+  assert.equal(finished.length, 1);
+  assert.equal(finished[0]?.stage, undefined, "the shared session ends outside any stage");
+  assert.ok(events.indexOf(finished[0]!) < events.findIndex((e) => e.type === "run.completed"));
+  checkClosed(events);
+});

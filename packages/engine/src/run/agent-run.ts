@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { Usage } from "@baton/protocol";
 import { definedFields } from "@baton/protocol/core";
-import { runAgentSession, type SessionOutcome } from "../acp/agent-session.ts";
+import { runAgentSession, type SessionEnd, type SessionOutcome } from "../acp/agent-session.ts";
+import type { EventSink, FinishedToolCall } from "../acp/event-mapper.ts";
+import type { LiveSession } from "../acp/live-session.ts";
 import type { AgentCommand } from "../acp/agent-process.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { Conductor, type ConductAgent } from "../conduct/conductor.ts";
@@ -42,18 +44,13 @@ export type AgentRunSettings = {
   version: string;
 };
 
-/**
- * Runs one prompt through one agent session under the conductor (limits, retries, stalls,
- * loops, hand-back) and returns how it ended. Baton's own failures become a failed outcome:
- * this never throws for what an agent did.
- */
-export async function runConductedAgent(
-  sink: RunSink,
-  run: { dir: string; settings: AgentRunSettings; agent: AgentToRun; prompt: string; workspace: Workspace; signal: AbortSignal; startedAt: number },
-): Promise<SessionOutcome> {
+/** What starts one agent session in a run: where it logs, how it is set up, where it works. */
+export type AgentSessionRun = { dir: string; settings: AgentRunSettings; agent: AgentToRun; workspace: Workspace; signal: AbortSignal };
+
+/** The conductor of one prompt: the run's limits, retries and watches, on `sink`. */
+export function newConductor(sink: RunSink, run: AgentSessionRun & { prompt: string; startedAt: number }): Conductor {
   const { settings, agent } = run;
-  const empty: Usage = { input_tokens: 0, output_tokens: 0 };
-  const conductor = new Conductor(
+  return new Conductor(
     definedFields({
       task: run.prompt,
       sink,
@@ -67,14 +64,26 @@ export async function runConductedAgent(
       startedAt: run.startedAt,
     }),
   );
+}
+
+/**
+ * Starts one agent session and hands it to `conduct`; returns how it ended. Baton's own
+ * failures become a failed outcome: this never throws for what an agent did.
+ */
+export async function runAgentSessionSafely(
+  sink: EventSink,
+  run: AgentSessionRun,
+  drive: { conduct: (live: LiveSession) => Promise<SessionEnd>; onToolFinished: (call: FinishedToolCall) => void },
+): Promise<SessionOutcome> {
+  const { settings, agent } = run;
   try {
     return await runAgentSession(
       definedFields({
         agentName: agent.agentName,
         command: { ...agent.command, cwd: run.workspace.path },
         isolation: settings.isolation,
-        conduct: (live: Parameters<Conductor["conduct"]>[0]) => conductor.conduct(live),
-        onToolFinished: (call: Parameters<Conductor["onToolFinished"]>[0]) => conductor.onToolFinished(call),
+        conduct: drive.conduct,
+        onToolFinished: drive.onToolFinished,
         sink,
         redactor: settings.redactor,
         transcriptPath: join(run.dir, "acp.jsonl"),
@@ -92,6 +101,17 @@ export async function runConductedAgent(
     const info = isBatonError(error)
       ? { code: error.code, message: error.toLine() }
       : { code: "internal", message: `Baton failed while running the agent: ${error instanceof Error ? error.message : String(error)}` };
-    return { kind: "failed", error: info, usage: empty, turns: 0 };
+    return { kind: "failed", error: info, usage: EMPTY_USAGE, turns: 0 };
   }
+}
+
+const EMPTY_USAGE: Usage = { input_tokens: 0, output_tokens: 0 };
+
+/**
+ * Runs one prompt through one agent session under the conductor (limits, retries, stalls,
+ * loops, hand-back) and returns how it ended.
+ */
+export function runConductedAgent(sink: RunSink, run: AgentSessionRun & { prompt: string; startedAt: number }): Promise<SessionOutcome> {
+  const conductor = newConductor(sink, run);
+  return runAgentSessionSafely(sink, run, { conduct: (live) => conductor.conduct(live), onToolFinished: (call) => conductor.onToolFinished(call) });
 }

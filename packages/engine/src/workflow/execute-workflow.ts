@@ -14,6 +14,7 @@ import type { Workspace } from "../workspace/open-workspace.ts";
 import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { commitStage } from "./commit-stage.ts";
 import type { GateDecision } from "./gate-answer.ts";
+import { AgentThreads } from "./agent-threads.ts";
 import { agentStage } from "./handlers/agent-stage.ts";
 import { forkStartEvents, type ForkPoint } from "./fork-point.ts";
 import { commandStage } from "./handlers/command-stage.ts";
@@ -85,6 +86,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     cancel.abort();
   });
   let result: WorkflowRunResult = { runId: writer.runId, number: writer.number, status: "failed" };
+  let threads: AgentThreads | undefined;
   try {
     let workspace: Workspace | { code: string; message: string };
     let start: WalkStart;
@@ -126,7 +128,8 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     const trace = new TraceStore(definedFields({ runDir: writer.dir, redactor: request.settings.redactor, maxChars: request.settings.maxOutputChars }));
     let decision = resumed?.decision;
     const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
-    const agentDeps = { runDir: writer.dir, settings: request.settings, workspace: ready, startedAt: startedMono, router: request.router, resolveAgent: request.resolveAgent };
+    threads = new AgentThreads({ dir: writer.dir, settings: request.settings, workspace: ready, signal: cancel.signal }, { outside: sink, startedAt: startedMono });
+    const agentDeps = { runDir: writer.dir, settings: request.settings, workspace: ready, startedAt: startedMono, router: request.router, resolveAgent: request.resolveAgent, threads };
     const end = await walkWorkflow({
       router: request.router,
       sink,
@@ -154,6 +157,8 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
         wait: waitStage({ now: request.settings.now, sleep }),
       },
     });
+    // Shared sessions end before the run does: their agent.finished precedes the final event.
+    await threads.close();
     const head = ready.kind === "worktree" ? await git(ready.path, ["rev-parse", "HEAD"]).catch(() => undefined) : undefined;
     const decided = decideWorkflowEnd({
       end,
@@ -166,6 +171,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     sink.append(decided.final.type, decided.final.data);
     result = { ...result, ...decided.result };
   } finally {
+    await threads?.close();
     stopWatching();
     request.signal.removeEventListener("abort", onAbort);
     await writer.close();

@@ -17,6 +17,8 @@ export type WalkNode = {
   freeform: boolean;
   default_choice?: string | undefined;
   duration_ms?: number | undefined;
+  /** Agent stages with the same thread share one session while the run's process lives. */
+  thread_id?: string | undefined;
 };
 
 /** The graph-wide settings the walker applies. */

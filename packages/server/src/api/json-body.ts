@@ -38,3 +38,10 @@ export function stringField(body: Record<string, unknown>, name: string, options
   if (options.pattern !== undefined && !options.pattern.test(value)) throw apiError("bad_request", `"${name}" has an invalid value`);
   return value;
 }
+
+/** A boolean field: absent is undefined, anything but true or false is refused. */
+export function booleanField(body: Record<string, unknown>, name: string): boolean | undefined {
+  const value = body[name];
+  if (value === undefined || typeof value === "boolean") return value;
+  throw apiError("bad_request", `"${name}" must be true or false`);
+}

@@ -10,6 +10,38 @@ const limit = (max: number, fallback: number) => ({ name: "limit", in: "query", 
 const common = { "400": error("bad parameter"), "401": error("missing or wrong token"), "403": error("Host not allowed") };
 const notFound = { "404": error("no such run") };
 
+/** A decision at a gate: what each of approve, reject and answer takes and answers. */
+const decision = (summary: string, required: readonly string[], properties: Record<string, object>) => ({
+  post: {
+    summary,
+    description:
+      "Checked against the run's events first: a run that is not paused at a gate (409 not_paused), or an answer that fits no option (422 invalid_answer), changes nothing. Then `baton approve|reject|answer` records the decision (by, via, comment) and resumes the run in a detached process: follow the run's stream for the rest.",
+    parameters: [ref],
+    requestBody: {
+      required: required.length > 0,
+      content: json({
+        type: "object",
+        required,
+        properties: {
+          ...properties,
+          comment: { type: "string", maxLength: 10_000, description: "recorded with the decision" },
+          by: { type: "string", maxLength: 200, description: "who decided (default: the user the server runs as)" },
+          via: { type: "string", enum: ["api", "web"], default: "api", description: "where the decision was made, as recorded in approval.resolved" },
+        },
+      }),
+    },
+    responses: {
+      "202": { description: "recorded: the run is resuming", content: json({ type: "object", required: ["run"], properties: { run: { $ref: "#/components/schemas/RunSummary" } } }) },
+      ...common,
+      ...notFound,
+      "409": error("the run is not paused at a gate"),
+      "415": error("body is not application/json"),
+      "422": error("the answer fits no option of the gate (invalid_answer), or the CLI refused the resume (resume_rejected, its one-line error)"),
+      "504": error("the resume did not start in time"),
+    },
+  },
+});
+
 const SSE_DESCRIPTION = [
   "Server-sent events. First `retry: 2000`. Each durable event: `id: <cursor>` and `data: <envelope JSON>` (event name `message`).",
   "Ephemeral events (`agent.delta`, runs written by the server's own process only) have no id.",
@@ -58,16 +90,19 @@ export const OPENAPI_DOCUMENT = {
           required: true,
           content: json({
             type: "object",
-            required: ["task", "agent"],
-            properties: { task: { type: "string" }, agent: { type: "string" }, model: { type: "string" }, script: {
+            required: ["agent"],
+            properties: { task: { type: "string", description: "what to do; required unless a workflow with a goal is given" }, agent: { type: "string" }, model: { type: "string" }, script: {
                 description:
                   "fake agent: its script, either the steps themselves (a JSON array of steps, or {\"turns\": [[steps…], …]}) or a file inside the project, relative to its root. A path that leads outside the project, by .. or a symbolic link, is refused (400); errors about a file say where it goes wrong (line, column), never what it holds",
                 oneOf: [
                   { type: "array", items: { type: "object" } },
                   { type: "object", required: ["turns"], properties: { turns: { type: "array", items: { type: "array", items: { type: "object" } } } } },
+                  { type: "object", required: ["stages"], description: "with a workflow: one script per stage id", properties: { stages: { type: "object" } } },
                   { type: "string", minLength: 1, maxLength: 4096 },
                 ],
-              }, timeout: { type: "string", description: "the run's timeout, like 30m; without one the project's [limits] timeout or BATON_TIMEOUT must give one (a run started here is unattended)" }, require_output: { type: "string", enum: ["change", "none"], description: "what the run must leave (default: the project's [run] require_output)" } },
+              }, timeout: { type: "string", description: "the run's timeout, like 30m; without one the project's [limits] timeout or BATON_TIMEOUT must give one (a run started here is unattended)" }, require_output: { type: "string", enum: ["change", "none"], description: "what the run must leave (default: the project's [run] require_output)" },
+              workflow: { type: "string", pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$", description: "walk this workflow of .baton/workflows/ (or the built-in single); a name, never a path (one ending in .dot or .fabro is refused)" },
+              auto_approve: { type: "boolean", description: "with workflow: every gate takes its first option" } },
           }),
         },
         responses: {
@@ -132,6 +167,11 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    "/api/runs/{ref}/approve": decision("Approve the gate a paused workflow run waits at (its first option that is not a way back), and resume the run", [], {}),
+    "/api/runs/{ref}/reject": decision("Reject the gate a paused workflow run waits at (its way back, or the gate fails), and resume the run", [], {}),
+    "/api/runs/{ref}/answer": decision("Answer the gate a paused workflow run waits at with an option's label or key, or free text at a freeform gate, and resume the run", ["answer"], {
+      answer: { type: "string", minLength: 1, maxLength: 10_000 },
+    }),
     "/api/stream": {
       get: {
         summary: "The cross-run feed, live (SSE, id = pos); never ends",

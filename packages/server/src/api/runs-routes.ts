@@ -6,7 +6,7 @@ import type { Store } from "@baton/engine/store";
 import { isFinalStatus, type Envelope } from "@baton/protocol/core";
 import { apiError } from "../http/api-errors.ts";
 import type { ServerApp } from "../http/server-app.ts";
-import { jsonBody, stringField } from "./json-body.ts";
+import { booleanField, jsonBody, stringField } from "./json-body.ts";
 import {
   DEFAULT_EVENTS_LIMIT,
   DEFAULT_RUNS_LIMIT,
@@ -21,14 +21,13 @@ import {
 import { resolveFresh } from "./resolve.ts";
 import { projectScriptPath, scriptField } from "./run-script.ts";
 import { startRun, type StartOptions } from "./start-run.ts";
+import { workflowField } from "./workflow-name.ts";
 
-export type RunsRoutesOptions = { store: Store; start: Omit<StartOptions, "timeoutMs"> & { timeoutMs?: number } };
+export type RunsRoutesOptions = { store: Store; start: StartOptions };
 
-/** Default wait for a started run's `run.created`: the CLI's start on a loaded machine. */
-const START_TIMEOUT_MS = 30_000;
 const AGENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** The REST routes of runs: list, one run, its events, its tool outputs, start, cancel. */
+/** The REST routes of runs: list, one run, its events, its tool outputs, start, cancel (gates: gate-routes.ts). */
 export function addRunsRoutes(app: ServerApp, options: RunsRoutesOptions): void {
   const { store } = options;
 
@@ -45,16 +44,22 @@ export function addRunsRoutes(app: ServerApp, options: RunsRoutesOptions): void 
   app.post("/api/runs", async (c) => {
     const body = await jsonBody(c);
     const script = scriptField(body);
+    const workflow = workflowField(body);
+    const autoApprove = booleanField(body, "auto_approve");
+    if (autoApprove === true && workflow === undefined) throw apiError("bad_request", '"auto_approve" needs a "workflow"', "name the workflow whose gates it answers");
     const request = {
-      task: stringField(body, "task", { required: true, max: 100_000 }) as string,
+      // A workflow's goal may be its task.
+      task: stringField(body, "task", { required: workflow === undefined, max: 100_000 }),
       agent: stringField(body, "agent", { required: true, max: 64, pattern: AGENT_PATTERN }) as string,
       model: stringField(body, "model", { required: false, max: 200 }),
       script: script === undefined || "steps" in script ? script : { path: await projectScriptPath(script.path, options.start.projectRoot) },
       // Checked by `baton run` itself: a bad value comes back as its one-line error (422).
       timeout: stringField(body, "timeout", { required: false, max: 32, pattern: /^[0-9a-z.]+$/ }),
       require_output: stringField(body, "require_output", { required: false, max: 16, pattern: /^(change|none)$/ }),
+      workflow,
+      auto_approve: autoApprove,
     };
-    const run = await startRun(request, { ...options.start, timeoutMs: options.start.timeoutMs ?? START_TIMEOUT_MS });
+    const run = await startRun(request, options.start);
     c.header("Location", `/api/runs/${run.id}`);
     return c.json({ run }, 201);
   });

@@ -1,14 +1,10 @@
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { apiError } from "../http/api-errors.ts";
+import { writeFile } from "node:fs/promises";
+import { childFileBase, startCliChild, type CliChildOptions } from "./cli-child.ts";
 import type { RunScript } from "./run-script.ts";
 
 export type StartRequest = {
-  task: string;
+  /** Absent with a workflow: its goal is the task. */
+  task?: string | undefined;
   agent: string;
   model?: string | undefined;
   /** The fake agent's steps, or the real path of a script file already checked to be in the project. */
@@ -16,75 +12,35 @@ export type StartRequest = {
   /** The run's timeout ("30m"); without one the project's config or BATON_TIMEOUT must give one. */
   timeout?: string | undefined;
   require_output?: string | undefined;
+  /** A workflow's name (in .baton/workflows/, or the built-in `single`), never a path. */
+  workflow?: string | undefined;
+  /** With a workflow: every gate takes its first option. */
+  auto_approve?: boolean | undefined;
 };
 
-export type StartOptions = {
-  /** The project's root: the run's working directory. */
-  projectRoot: string;
-  batonDir: string;
-  /** The `baton` launcher (`packages/cli/bin/baton.js`): runs are started as the CLI starts them. */
-  cliEntry: string;
-  /** Longest wait for the run to be created. */
-  timeoutMs: number;
-  env: NodeJS.ProcessEnv;
-};
-
-/** How often the started run's output file is looked at for its first line. */
-const POLL_MS = 20;
+export type StartOptions = CliChildOptions;
 
 /**
- * Starts `baton run … --json` as a detached child (its own session, so neither Ctrl-C on the
- * server's terminal nor the server's end stops it), with stdout and stderr in files under
- * `.baton/serve/starts/` (file descriptors, not pipes: nothing breaks when the server is
- * gone), and waits for the first NDJSON line, `run.created`, which names the run. If the
- * child exits first, its one-line error is the answer (422). The stderr file stays (a run's
- * crash report); the stdout file is unlinked once read (the log holds the same events).
- * Steps sent in the request are written beside them (`.script.json`) for the CLI to play.
+ * Starts `baton run … --json` as a detached child (see `startCliChild`) and answers with the
+ * run its first line, `run.created`, names. Steps sent in the request are written beside its
+ * output files (`.script.json`) for the CLI to play.
  */
 export async function startRun(request: StartRequest, options: StartOptions): Promise<{ id: string; number: number }> {
-  const dir = join(options.batonDir, "serve", "starts");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const base = join(dir, `${new Date().toISOString().replaceAll(":", "")}-${randomBytes(4).toString("hex")}`);
-  const args = [options.cliEntry, "run", "--agent", request.agent, "--json"];
+  const base = childFileBase(options.batonDir);
+  const args = ["run", "--agent", request.agent, "--json"];
   if (request.model !== undefined) args.push("--model", request.model);
   if (request.script !== undefined) args.push("--script", await scriptFile(request.script, base));
   if (request.timeout !== undefined) args.push("--timeout", request.timeout);
   if (request.require_output !== undefined) args.push("--require-output", request.require_output);
+  if (request.workflow !== undefined) args.push("--workflow", request.workflow);
+  if (request.auto_approve === true) args.push("--auto-approve");
   // After `--`, a task starting with "-" is the task, not an option.
-  args.push("--", request.task);
-  const out = openSync(`${base}.out`, "w", 0o600);
-  const err = openSync(`${base}.err`, "w", 0o600);
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let spawnError: Error | undefined;
-  try {
-    const child = spawn(process.execPath, args, { cwd: options.projectRoot, detached: true, stdio: ["ignore", out, err], env: options.env });
-    child.once("exit", (code, signal) => (exited = { code, signal }));
-    child.once("error", (error) => (spawnError = error));
-    child.unref();
-  } finally {
-    closeSync(out);
-    closeSync(err);
+  if (request.task !== undefined) args.push("--", request.task);
+  const created = await startCliChild(args, base, options, "run_rejected");
+  if (created.type !== "run.created" || typeof created.data["number"] !== "number") {
+    throw new Error(`baton run --json printed ${created.type} first, not run.created`);
   }
-  const deadline = performance.now() + options.timeoutMs;
-  for (;;) {
-    const created = firstEvent(await readFile(`${base}.out`, "utf8"));
-    if (created !== undefined) {
-      // The rest of stdout repeats the run's log: the child keeps its open file, the name goes.
-      await rm(`${base}.out`, { force: true });
-      return created;
-    }
-    if (spawnError !== undefined) throw spawnError;
-    if (exited !== undefined) {
-      // Output written just before the exit is in the file by now: look once more.
-      const late = firstEvent(await readFile(`${base}.out`, "utf8"));
-      if (late !== undefined) return late;
-      const stderr = (await readFile(`${base}.err`, "utf8")).trim().split("\n")[0] ?? "";
-      const message = stderr.replace(/^baton: /, "") || `baton run exited with ${exited.code ?? exited.signal}`;
-      throw apiError("run_rejected", message);
-    }
-    if (performance.now() > deadline) throw apiError("start_timeout", `the run did not start within ${options.timeoutMs} ms`, `its output is in ${base}.out and .err`);
-    await sleep(POLL_MS);
-  }
+  return { id: created.run, number: created.data["number"] };
 }
 
 async function scriptFile(script: RunScript, base: string): Promise<string> {
@@ -92,14 +48,4 @@ async function scriptFile(script: RunScript, base: string): Promise<string> {
   const path = `${base}.script.json`;
   await writeFile(path, `${JSON.stringify(script.steps)}\n`, { mode: 0o600 });
   return path;
-}
-
-function firstEvent(text: string): { id: string; number: number } | undefined {
-  const end = text.indexOf("\n");
-  if (end === -1) return undefined;
-  const event = JSON.parse(text.slice(0, end)) as { run?: unknown; data?: { number?: unknown } };
-  if (typeof event.run !== "string" || typeof event.data?.number !== "number") {
-    throw new Error(`baton run --json printed an unexpected first line: ${text.slice(0, Math.min(end, 200))}`);
-  }
-  return { id: event.run, number: event.data.number };
 }

@@ -25,9 +25,12 @@ const STATUS_OF_CODE: Record<string, ContentfulStatusCode> = {
   method_not_allowed: 405,
   not_acceptable: 406,
   run_ended: 409,
+  not_paused: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   run_rejected: 422,
+  invalid_answer: 422,
+  resume_rejected: 422,
   start_timeout: 504,
 };
 

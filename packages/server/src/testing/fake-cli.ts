@@ -1,24 +1,35 @@
-// A stand-in for `baton run … --json`, for the server's start tests: behaves by the task.
+// A stand-in for the `baton` children the server starts, for its tests: behaves by its input.
+// `baton run … --json`, by the task:
 //   task "fail: MESSAGE"  → "baton: MESSAGE" on stderr, exit 2
 //   task "hang"           → prints nothing for a long time
 //   otherwise             → creates a run in ./.baton and prints its run.created, then completes it
+// `baton approve|reject|answer … -- RUN [ANSWER] --json`, by the comment:
+//   "--comment=fail: MESSAGE" → "baton: MESSAGE" on stderr, exit 2
+//   otherwise             → reopens RUN, prints its new run.started, logs its arguments, completes it
 import { join } from "node:path";
-import { openStore } from "@baton/engine/store";
+import { openStore, type RunWriter } from "@baton/engine/store";
 
 const args = process.argv.slice(2);
-const task = args[args.indexOf("--") + 1] ?? "";
-const agent = args[args.indexOf("--agent") + 1] ?? "";
-if (task.startsWith("fail: ")) {
-  process.stderr.write(`baton: ${task.slice(6)}: fix it\nmore detail\n`);
+const command = args[0];
+const afterDashes = args.slice(args.indexOf("--") + 1);
+const refusal = command === "run" ? /^fail: (.*)$/.exec(afterDashes[0] ?? "") : /^--comment=fail: (.*)$/.exec(args.find((arg) => arg.startsWith("--comment=")) ?? "");
+if (refusal !== null) {
+  process.stderr.write(`baton: ${refusal[1] ?? ""}: fix it\nmore detail\n`);
   process.exit(2);
 }
-if (task === "hang") await new Promise((resolve) => setTimeout(resolve, 60_000));
+if (command === "run" && afterDashes[0] === "hang") await new Promise((resolve) => setTimeout(resolve, 60_000));
 await using store = await openStore(join(process.cwd(), ".baton"));
-const writer = await store.createRun({ task, agent, repo: { root: process.cwd(), dirty: false } });
+let writer: RunWriter;
+if (command === "run") {
+  const agent = args[args.indexOf("--agent") + 1] ?? "";
+  writer = await store.createRun({ task: afterDashes[0] ?? "", agent, repo: { root: process.cwd(), dirty: false } });
+} else {
+  writer = await store.openWriter(afterDashes[0] ?? "");
+}
 writer.subscribe((event) => {
   if (event.seq !== undefined) process.stdout.write(`${JSON.stringify(event)}\n`);
 });
-writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: "test" });
+writer.append("run.started", { attempt: command === "run" ? 1 : 2, resumed: command !== "run", pid: process.pid, host: "test" });
 writer.append("log", { level: "info", message: JSON.stringify(args) });
 writer.append("run.completed", { status: "succeeded", usage: { input_tokens: 0, output_tokens: 0 }, active_ms: 1, duration_ms: 1 });
 await writer.close();

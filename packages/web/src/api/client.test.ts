@@ -46,3 +46,19 @@ test("a refused token or an unknown run is a lasting failure; a server that is d
   assert.equal(lastingFailure(new ApiError(503, "x", "busy")), undefined);
   assert.equal(lastingFailure(new TypeError("Failed to fetch")), undefined);
 });
+
+test("a gate decision is a POST to the run's approve, reject or answer, marked as made on the web", async () => {
+  const { calls, fetchFn } = recordingFetch(202, { run: { id: "run_A", number: 1, status: "paused" } });
+  const api = createApi("", "t", fetchFn);
+  await api.decideGate("4", { kind: "answer", answer: "Approve", comment: "ok" });
+  await api.decideGate("4", { kind: "reject" });
+  assert.deepEqual(
+    calls.map((call) => [call.init?.method, call.url, JSON.parse(String(call.init?.body))]),
+    [
+      ["POST", "/api/runs/4/answer", { answer: "Approve", comment: "ok", via: "web" }],
+      ["POST", "/api/runs/4/reject", { via: "web" }],
+    ],
+  );
+  const refused = createApi("", "t", recordingFetch(409, { error: { code: "not_paused", message: "run 4 is running, not waiting at a gate" } }).fetchFn);
+  await assert.rejects(refused.decideGate("4", { kind: "approve" }), (error: unknown) => error instanceof ApiError && error.code === "not_paused");
+});

@@ -40,12 +40,17 @@ export function lastingFailure(error: unknown): string | undefined {
   return error.message;
 }
 
+/** A decision at a gate, as the page sends it (recorded `via: web`). */
+export type GateDecisionInput = ({ kind: "approve" | "reject" } | { kind: "answer"; answer: string }) & { comment?: string };
+
 export type Api = {
   listRuns(): Promise<RunList>;
   getRun(ref: string): Promise<RunRow>;
   /** `timeout` like "30m": a run started here is unattended, so it needs one (or the project's config gives one). */
-  createRun(input: { task: string; agent: string; model?: string; script?: string; timeout?: string }): Promise<{ id: string; number: number }>;
+  createRun(input: { task?: string; agent: string; model?: string; script?: string; timeout?: string; workflow?: string; auto_approve?: boolean }): Promise<{ id: string; number: number }>;
   cancelRun(ref: string): Promise<void>;
+  /** Answers the gate a paused run waits at; the run resumes in the server's `baton` child. */
+  decideGate(ref: string, decision: GateDecisionInput): Promise<void>;
   /** The SSE URL of a run's events after `after` (EventSource cannot send headers). */
   runStreamUrl(ref: string, after: number): string;
   /** The SSE URL of the cross-run feed after position `after` (0: the server's default). */
@@ -88,6 +93,9 @@ export function createApi(base: string, token: string, fetchFn: typeof fetch = (
     createRun: async (input) => (await call<{ run: { id: string; number: number } }>("POST", "/api/runs", input)).run,
     cancelRun: async (ref) => {
       await call<unknown>("POST", `${run(ref)}/cancel`);
+    },
+    decideGate: async (ref, { kind, ...fields }) => {
+      await call<unknown>("POST", `${run(ref)}/${kind}`, { ...fields, via: "web" });
     },
     runStreamUrl: (ref, after) => url(`${run(ref)}/stream`, { after }),
     feedUrl: (after) => url("/api/stream", { after: after > 0 ? after : undefined }),

@@ -40,7 +40,8 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
         </p>
       )}
       {summary.status === "stopped" && <p class="run-stopped">Stopped{stoppedBy === undefined ? "" : ` by ${stoppedBy}`}; its work is kept.</p>}
-      {!ended && summary.status !== "created" && (
+      {/* A paused run has no process to cancel: its gate's Reject ends it. */}
+      {!ended && summary.status !== "created" && summary.status !== "paused" && (
         <button type="button" class="cancel" onClick={cancel} disabled={cancelling}>
           {cancelling ? "Cancelling…" : "Cancel run"}
         </button>

@@ -15,12 +15,15 @@ export function NewRunForm({ api }: { api: Api }) {
     };
     const task = field("task");
     const agent = field("agent");
-    if (task === undefined || agent === undefined) {
-      setError("A run needs a task and an agent.");
+    const workflow = field("workflow");
+    // A workflow's goal may be its task.
+    if ((task === undefined && workflow === undefined) || agent === undefined) {
+      setError("A run needs a task (or a workflow with a goal) and an agent.");
       return;
     }
     setBusy(true);
-    api.createRun({ task, agent, model: field("model"), script: field("script"), timeout: field("timeout") }).then(
+    const autoApprove = workflow !== undefined && form.get("auto_approve") === "on" ? true : undefined;
+    api.createRun({ task, agent, model: field("model"), script: field("script"), timeout: field("timeout"), workflow, auto_approve: autoApprove }).then(
       (run) => {
         setBusy(false);
         window.location.hash = runHash(run.number);
@@ -37,7 +40,7 @@ export function NewRunForm({ api }: { api: Api }) {
       <form onSubmit={submit}>
         <label>
           Task
-          <textarea name="task" rows={3} required />
+          <textarea name="task" rows={3} />
         </label>
         <div class="row">
           <label>
@@ -56,7 +59,14 @@ export function NewRunForm({ api }: { api: Api }) {
             Timeout <span class="dim">(or the project's)</span>
             <input name="timeout" placeholder="30m" pattern="[0-9.]+(ms|s|m|h)?([0-9.]+(ms|s|m|h))*" />
           </label>
+          <label>
+            Workflow <span class="dim">(optional)</span>
+            <input name="workflow" placeholder="a name in .baton/workflows/" pattern="[A-Za-z0-9_][A-Za-z0-9_.\-]*" />
+          </label>
         </div>
+        <label class="check">
+          <input type="checkbox" name="auto_approve" /> Answer every gate with its first option <span class="dim">(workflow runs)</span>
+        </label>
         <button type="submit" disabled={busy}>
           {busy ? "Starting…" : "Start run"}
         </button>

@@ -47,17 +47,22 @@ export type EndItem = {
   durationMs?: number;
 };
 
+/** The stage visit an item's events were emitted in (the envelope's `stage`), and the fan-out branch. */
+export type StageRef = { id: string; visit: number; branch?: string };
+
 /** A one-line fact: lifecycle, turns, usage, logs, and any type this UI does not know. */
 export type NoteItem = { kind: "note"; seqs: number[]; type: string; text: string; tone: "dim" | "info" | "warn" | "error"; known: boolean };
 
-export type TimelineItem =
+/** Every item of a workflow run's stage names it: the timeline is grouped by stage. */
+export type TimelineItem = (
   | { kind: "message"; seqs: number[]; text: string }
   | { kind: "thought"; seqs: number[]; text: string }
   | { kind: "plan"; seqs: number[]; entries: PlanEntry[] }
   | ToolItem
   | PermissionItem
   | EndItem
-  | NoteItem;
+  | NoteItem
+) & { stage?: StageRef };
 
 /** Text still streaming in `agent.delta`s, shown until its complete message replaces it. */
 export type StreamingText = { session: string; kind: "text" | "thought"; text: string };

@@ -3,6 +3,7 @@ import { formatDuration, formatTokens, formatCost } from "../format/format.ts";
 import { type Data, num, record, str } from "./data.ts";
 import type { NoteItem } from "./items.ts";
 import { RELIABILITY_DESCRIBERS } from "./reliability-notes.ts";
+import { WORKFLOW_DESCRIBERS } from "./workflow-notes.ts";
 
 type Note = Pick<NoteItem, "text" | "tone" | "known">;
 
@@ -44,4 +45,5 @@ const DESCRIBERS: Record<string, (data: Data) => Omit<Note, "known">> = {
   "runner.event": (d) => ({ text: `agent sent ${str(d["native_type"]) ?? "an update"} (not translated)`, tone: "dim" }),
   "git.committed": (d) => ({ text: join(`committed ${(str(d["sha"]) ?? "").slice(0, 10)}`, str(d["message"])), tone: "info" }),
   ...RELIABILITY_DESCRIBERS,
+  ...WORKFLOW_DESCRIBERS,
 };

@@ -1,7 +1,7 @@
 import type { Envelope } from "@baton/protocol/core";
 import { stoppedByWords } from "../format/limits.ts";
 import { type Data, list, num, record, str } from "./data.ts";
-import type { EndItem, NoteItem, PermissionItem, PlanEntry, StreamingText, TimelineItem, ToolItem } from "./items.ts";
+import type { EndItem, NoteItem, PermissionItem, PlanEntry, StageRef, StreamingText, TimelineItem, ToolItem } from "./items.ts";
 import { noteFor } from "./notes.ts";
 import { budgetTenth } from "./reliability-notes.ts";
 import { applyToSummary, initialSummary, isEnded, type RunSummary } from "./summary.ts";
@@ -18,8 +18,8 @@ export type TimelineState = {
   /** Index in `items` of each tool call's and permission's item, by call id. */
   toolAt: ReadonlyMap<string, number>;
   permissionAt: ReadonlyMap<string, number>;
-  /** The latest budget row: its index in `items` and the tenth of the most used limit it is at. */
-  budget: { readonly at: number; readonly tenth: number } | undefined;
+  /** The latest budget row: its index in `items`, the tenth of the most used limit it is at, its stage. */
+  budget: { readonly at: number; readonly tenth: number; readonly stage: string } | undefined;
 };
 
 export function initialTimeline(): TimelineState {
@@ -62,7 +62,27 @@ function applyOne(draft: Draft, event: Envelope): void {
   if (event.seq <= draft.lastSeq) return;
   draft.lastSeq = event.seq;
   applyToSummary(draft.summary, event);
-  const seq = event.seq;
+  const added = draft.items.length;
+  applyDurable(draft, event, event.seq, data);
+  const stage = stageOf(event);
+  if (stage !== undefined) for (let index = added; index < draft.items.length; index += 1) draft.items[index] = { ...draft.items[index]!, stage };
+}
+
+/** The envelope's stage, read defensively; undefined outside a stage. */
+export function stageOf(event: Envelope): StageRef | undefined {
+  const scope = record(event.stage);
+  const id = str(scope["id"]);
+  if (id === undefined) return undefined;
+  const branch = str(scope["branch"]);
+  return branch === undefined ? { id, visit: num(scope["visit"]) ?? 1 } : { id, visit: num(scope["visit"]) ?? 1, branch };
+}
+
+/** One key per stage visit (and branch): items with the same key are shown together. */
+export function stageKey(stage: StageRef | undefined): string {
+  return stage === undefined ? "" : `${stage.branch ?? ""}/${stage.id}@${stage.visit}`;
+}
+
+function applyDurable(draft: Draft, event: Envelope, seq: number, data: Data): void {
   switch (event.type) {
     case "agent.message":
     case "agent.thought": {
@@ -162,11 +182,14 @@ function applyBudget(draft: Draft, seq: number, event: Envelope): void {
   const tenth = budgetTenth(record(event.data));
   const note: NoteItem = { kind: "note", seqs: [seq], type: event.type, ...noteFor(event) };
   const latest = draft.budget;
-  if (latest !== undefined && tenth <= latest.tenth) {
-    draft.items[latest.at] = { ...note, seqs: [...draft.items[latest.at]!.seqs, seq] };
+  // A workflow's stages each show their own budget row.
+  const stage = stageKey(stageOf(event));
+  if (latest !== undefined && tenth <= latest.tenth && latest.stage === stage) {
+    const row = draft.items[latest.at]!;
+    draft.items[latest.at] = row.stage === undefined ? { ...note, seqs: [...row.seqs, seq] } : { ...note, seqs: [...row.seqs, seq], stage: row.stage };
     return;
   }
-  draft.budget = { at: draft.items.length, tenth };
+  draft.budget = { at: draft.items.length, tenth, stage };
   draft.items.push(note);
 }
 

@@ -1,5 +1,6 @@
 import type { PermissionRule } from "../../permissions/policy.ts";
 import { runConductedAgent, type AgentRunSettings, type AgentToRun } from "../../run/agent-run.ts";
+import type { AgentThreads } from "../agent-threads.ts";
 import { git } from "../../workspace/git-cli.ts";
 import type { Workspace } from "../../workspace/open-workspace.ts";
 import { agentStageResult, type StageResult } from "../stage-result.ts";
@@ -15,6 +16,8 @@ export type AgentStageDeps = {
   router: WorkflowRouter;
   /** The agent a stage runs: its own `agent=`/`model=` (or the stylesheet's), else the run's. */
   resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
+  /** The sessions stages share by `thread_id`. */
+  threads: AgentThreads;
 };
 
 /** A prompt stage answers and changes nothing: every tool call that could change something is refused. */
@@ -42,7 +45,10 @@ export function agentStage(deps: AgentStageDeps, options: { readOnly: boolean })
     const settings: AgentRunSettings = { ...deps.settings, requireOutput: "none", rules: options.readOnly ? [...READ_ONLY_RULES, ...deps.settings.rules] : deps.settings.rules };
     let outcome;
     try {
-      outcome = await runConductedAgent(stage.sink, { dir: deps.runDir, settings, agent, prompt, workspace: deps.workspace, signal, startedAt: deps.startedAt });
+      outcome =
+        node.thread_id === undefined || options.readOnly
+          ? await runConductedAgent(stage.sink, { dir: deps.runDir, settings, agent, prompt, workspace: deps.workspace, signal, startedAt: deps.startedAt })
+          : await deps.threads.prompt(node.thread_id, agent, { sink: stage.sink, prompt, signal });
     } finally {
       clearTimeout(timer);
       stopListening();
