@@ -75,6 +75,17 @@ test("a log's lines are JSON, end with a newline, hold no ephemeral event, one r
   assert.deepEqual(await problemsOf(toLines([events[0], { ...events[1], run: other }])), [`2: run ${other} in the log of ${SAMPLE_RUN_ID}`]);
 });
 
+test("a failed run resumed by a run.started with resumed: true goes on; another end, or a start that is no resume, does not", async () => {
+  const events = goodRunLog();
+  const failed = { ...events[8], type: "run.failed", data: { error: { code: "interrupted", message: "its writer died" } } };
+  const resumed = { ...events[1], seq: 10, data: { ...(events[1]!["data"] as object), attempt: 2, resumed: true } };
+  const ended = { ...events[8], seq: 11 };
+  assert.deepEqual(await problemsOf(toLines([...events.slice(0, 8), failed, resumed, ended])), []);
+  assert.deepEqual(await problemsOf(toLines([...events, resumed])), ["10: run.started after the final run.completed on line 9"]);
+  const fresh = { ...resumed, data: { ...(resumed.data as object), resumed: false } };
+  assert.deepEqual(await problemsOf(toLines([...events.slice(0, 8), failed, fresh])), ["10: run.started after the final run.failed on line 9"]);
+});
+
 test("an unknown type and extra fields are valid in a log", async () => {
   const events = goodRunLog();
   events.splice(8, 0, { v: 1, run: SAMPLE_RUN_ID, seq: 9, at: "2026-11-29T10:00:08.500Z", type: "review.posted", data: { stage: "x" }, extra: 1 });
