@@ -10,7 +10,7 @@
 //   `crash`      SIGKILLs itself (lock and socket stay behind)
 //   `close`      appends run.completed, closes, prints `closed`, exits
 import { createInterface } from "node:readline";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/promises";
 import { openStore } from "../open-store.ts";
 
 const [batonDir] = process.argv.slice(2);
@@ -38,7 +38,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     const text = "x".repeat(1024);
     for (let index = 1; index <= count; index += 1) {
       delta(text);
-      if (index % 64 === 0) await sleep(2);
+      if (index % 64 === 0) await yieldToLoop();
     }
     await writer.append("log", { level: "info", message: "after the flood" }).durable;
     process.stdout.write(`flooded ${writer.liveReaderCount} ${writer.lastSeq}\n`);
