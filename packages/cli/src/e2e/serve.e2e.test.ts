@@ -61,10 +61,12 @@ test("a non-loopback --host is refused without --allow-remote (exit 2, one line)
   assert.equal(result.stdout, "");
 });
 
-test("a run started with POST /api/runs survives the server being killed; a restarted server serves all of it", async () => {
+test("a run started with POST /api/runs survives the server being killed; a restarted server serves all of it", async (t) => {
   const repo = await makeRepo("cli-serve-run-");
-  // The run waits at a gate the test opens only once the server is dead.
+  // The run waits at a gate the test opens only once the server is dead (or when the test
+  // ends early: the run is nobody's child here, and must not wait for its timeout).
   const serverGone = await makeGate("server-gone");
+  t.after(() => serverGone.open());
   await writeScript(repo, "steps.json", [{ say: "Starting." }, serverGone.step, { write: { path: "out.txt", content: "done\n" } }, { say: "Done." }]);
   const token = "e2e-token-0123456789abcdef";
   const first = await serve(repo, { BATON_SERVE_TOKEN: token });
