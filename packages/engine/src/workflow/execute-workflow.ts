@@ -5,7 +5,7 @@ import { limitsData } from "../conduct/limits.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { AgentRunSettings, AgentToRun } from "../run/agent-run.ts";
-import { watchCancelRequest, type CancelRequest } from "../run/cancel-request.ts";
+import { watchRunCancel } from "../run/cancel-request.ts";
 import { RunSink, type RunLogWriter } from "../run/run-sink.ts";
 import { readyWorkspace } from "../run/workspace-steps.ts";
 import { TraceStore } from "../trace/trace-store.ts";
@@ -62,19 +62,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
   const sink = new RunSink(writer, request.settings.redactor, resumed === undefined ? undefined : { state: resumed.state, listeners: new Set() });
   const started = request.settings.now().getTime();
   const startedMono = performance.now();
-  const cancel = new AbortController();
-  let cancelRequest: CancelRequest | undefined;
-  const onAbort = () => {
-    const reason: unknown = request.signal.reason;
-    cancelRequest = typeof reason === "object" && reason !== null && typeof (reason as CancelRequest).by === "string" ? (reason as CancelRequest) : { by: "user" };
-    cancel.abort();
-  };
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
-  const stopWatching = watchCancelRequest(writer.dir, (fromFile) => {
-    cancelRequest ??= fromFile;
-    cancel.abort();
-  });
+  const cancel = watchRunCancel(writer.dir, request.signal);
   let result: WorkflowRunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   let threads: AgentThreads | undefined;
   try {
@@ -152,7 +140,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     const head = ready.kind === "worktree" ? await git(ready.path, ["rev-parse", "HEAD"]).catch(() => undefined) : undefined;
     const decided = decideWorkflowEnd({
       end,
-      cancelledBy: cancelRequest,
+      cancelledBy: cancel.requestedBy(),
       usage: sink.state.usage,
       costUsd: sink.state.cost_usd,
       durationMs: request.settings.now().getTime() - started,
@@ -162,8 +150,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     result = { ...result, ...decided.result };
   } finally {
     await threads?.close();
-    stopWatching();
-    request.signal.removeEventListener("abort", onAbort);
+    cancel.stop();
     await writer.close();
   }
   return result;
