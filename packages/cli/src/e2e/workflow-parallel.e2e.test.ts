@@ -3,30 +3,12 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { foldRun, isFinalType, openStages, type Envelope } from "@baton/protocol/core";
+import type { Envelope } from "@baton/protocol/core";
 import { eventsOfType, git, killProcessesNaming, makeRepo, onlyRunId, readEvents, readTranscriptText, runBaton, startBaton, waitFor, waitForEvent, waitForOnlyRun } from "./cli-harness.ts";
+import { assertWellClosed, workflowProject } from "./workflow-harness.ts";
 
-async function project(name: string, workflow: string, stages: Record<string, unknown>): Promise<{ repo: string; script: string }> {
-  const repo = await makeRepo("cli-wf-par-");
-  await mkdir(join(repo, ".baton", "workflows"), { recursive: true });
-  await writeFile(join(repo, ".baton", "workflows", `${name}.dot`), workflow);
-  const script = join(repo, ".baton", "stages.json");
-  await writeFile(script, JSON.stringify({ stages }));
-  return { repo, script };
-}
-
-/** Every stage.started closed exactly once (the fold warns on a second close), one terminal event per run.started, every branch of a fan-out ended once. */
-function checkClosed(events: readonly Envelope[]): void {
-  const state = foldRun(events);
-  assert.deepEqual(state.warnings, [], "the log folds without a warning");
-  assert.deepEqual(openStages(state.workflow), [], "every stage.started is closed");
-  const started = events.filter((e) => e.type === "run.started").length;
-  const terminal = events.filter((e) => e.type === "run.paused" || isFinalType(e.type)).length;
-  assert.equal(terminal, started, "one terminal event per run.started");
-  for (const fanOut of state.workflow.fanOuts) {
-    for (const branch of fanOut.branches) assert.ok(branch.status !== "pending" && branch.status !== "running", `branch ${branch.branch} of ${fanOut.stage} ended`);
-  }
-}
+const project = (name: string, workflow: string, stages: Record<string, unknown>) => workflowProject(name, workflow, stages, "cli-wf-par-");
+const checkClosed = assertWellClosed;
 
 const byBranch = (events: readonly Envelope[], type: string) => eventsOfType(events, type).map((e) => [e.data["branch"], e.data["outcome"]]);
 
