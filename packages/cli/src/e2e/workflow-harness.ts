@@ -29,7 +29,7 @@ export function assertWellClosed(events: readonly Envelope[]): void {
   const started = events.filter((e) => e.type === "run.started").length;
   const terminal = events.filter((e) => e.type === "run.paused" || isFinalType(e.type)).length;
   assert.equal(terminal, started, "one terminal event per run.started");
-  for (const fanOut of state.workflow.fanOuts) {
+  for (const fanOut of state.workflow.fan_outs) {
     for (const branch of fanOut.branches) assert.ok(branch.status !== "pending" && branch.status !== "running", `branch ${branch.branch} of ${fanOut.stage} ended`);
   }
 }

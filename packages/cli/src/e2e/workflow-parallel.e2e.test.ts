@@ -273,10 +273,10 @@ test("kill -9 during a fan-out, then baton resume: the branch that had ended is 
   const events = await readEvents(repo, runId);
   checkClosed(events);
   assert.deepEqual(eventsOfType(events, "run.started").map((e) => e.data["resumed"]), [false, true]);
-  const fanOuts = eventsOfType(events, "parallel.started");
-  assert.equal(fanOuts.length, 2);
-  assert.deepEqual(fanOuts[1]?.data["reused"], ["quick"]);
-  assert.equal(fanOuts[1]?.data["base_sha"], fanOuts[0]?.data["base_sha"]);
+  const fan_outs = eventsOfType(events, "parallel.started");
+  assert.equal(fan_outs.length, 2);
+  assert.deepEqual(fan_outs[1]?.data["reused"], ["quick"]);
+  assert.equal(fan_outs[1]?.data["base_sha"], fan_outs[0]?.data["base_sha"]);
   assert.equal(eventsOfType(events, "stage.started").filter((e) => e.data["stage"] === "quick").length, 1, "the branch that had ended is not run again");
   assert.deepEqual(eventsOfType(events, "branch.started").map((e) => e.data["branch"]).sort(), ["quick", "stuck", "stuck"]);
   const interrupted = eventsOfType(events, "stage.failed").filter((e) => (e.data["error"] as { code: string }).code === "interrupted");

@@ -93,7 +93,7 @@ test("a fan-out's branches are folded in branch order; a visit started again kee
     ),
   );
   assert.deepEqual(
-    state.workflow.fanOuts.map((f) => [f.stage, f.visit, f.fan_in, f.outcome, f.branches.map((b) => [b.branch, b.status, b.head_sha, b.git_branch])]),
+    state.workflow.fan_outs.map((f) => [f.stage, f.visit, f.fan_in, f.outcome, f.branches.map((b) => [b.branch, b.status, b.head_sha, b.git_branch])]),
     [["fan", 1, "gather", undefined, [["a", "succeeded", "h1", "baton/1-x--a"], ["b", "pending", undefined, undefined]]]],
   );
   const done = foldRun(
@@ -103,8 +103,8 @@ test("a fan-out's branches are folded in branch order; a visit started again kee
       ["parallel.completed", { stage: "fan", outcome: "failed", results: [] }, fan],
     ),
   );
-  assert.equal(done.workflow.fanOuts[0]?.outcome, "failed");
-  assert.deepEqual(done.workflow.fanOuts[0]?.branches[1]?.error, { code: "cancelled", message: "another branch succeeded first" });
+  assert.equal(done.workflow.fan_outs[0]?.outcome, "failed");
+  assert.deepEqual(done.workflow.fan_outs[0]?.branches[1]?.error, { code: "cancelled", message: "another branch succeeded first" });
   assert.deepEqual(done.warnings, []);
 });
 

@@ -89,7 +89,7 @@ export type WorkflowState = {
    * Every fan-out visit, in the order they started. A visit started again after a crash is the
    * same entry: branches that ended keep their end, so a resumed fan-out does not run them again.
    */
-  fanOuts: FanOutState[];
+  fan_outs: FanOutState[];
 };
 
 /** A wait's key in {@link WorkflowState.waits}: `stage@visit`, and `/branch` inside a fan-out's branch. */
@@ -98,7 +98,7 @@ export function waitKey(scope: { id: string; visit: number; branch?: string | un
 }
 
 export function initialWorkflowState(): WorkflowState {
-  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {}, waits: {}, fanOuts: [] };
+  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {}, waits: {}, fan_outs: [] };
 }
 
 /** The attempts still running (started, not yet completed or failed). */
@@ -222,7 +222,7 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
 function applyFanOutEvent(state: WorkflowState, event: Envelope, data: Record<string, unknown>, warn: (text: string) => void): void {
   const stage = str(data["stage"]) ?? "";
   const visit = event.stage?.visit ?? 1;
-  const known = state.fanOuts.findLast((fanOut) => fanOut.stage === stage && fanOut.visit === visit);
+  const known = state.fan_outs.findLast((fanOut) => fanOut.stage === stage && fanOut.visit === visit);
   if (event.type === "parallel.started") {
     const ended = new Map((known?.branches ?? []).filter((b) => b.status !== "pending" && b.status !== "running").map((b) => [b.branch, b]));
     const fanOut: FanOutState = definedFields({
@@ -236,8 +236,8 @@ function applyFanOutEvent(state: WorkflowState, event: Envelope, data: Record<st
         (b) => ended.get(str(b["branch"]) ?? "") ?? definedFields({ branch: str(b["branch"]) ?? "", target: str(b["target"]) ?? "", item: b["item"], status: "pending" as const }),
       ),
     });
-    if (known === undefined) state.fanOuts.push(fanOut);
-    else state.fanOuts[state.fanOuts.indexOf(known)] = fanOut;
+    if (known === undefined) state.fan_outs.push(fanOut);
+    else state.fan_outs[state.fan_outs.indexOf(known)] = fanOut;
     return;
   }
   if (known === undefined) {

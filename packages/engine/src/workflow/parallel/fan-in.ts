@@ -27,7 +27,7 @@ export type FanInDeps = {
 export function fanInStage(deps: FanInDeps) {
   return async (stage: StageRun): Promise<StageResult> => {
     const { node, sink } = stage;
-    const fanOut = sink.state.workflow.fanOuts.findLast((candidate) => candidate.fan_in === node.id && candidate.outcome !== undefined);
+    const fanOut = sink.state.workflow.fan_outs.findLast((candidate) => candidate.fan_in === node.id && candidate.outcome !== undefined);
     if (fanOut === undefined) return { outcome: "failed", class: "structural", error: { code: "no_fan_out", message: `fan-in stage "${node.id}" was reached, but no fan-out's branches end here` } };
     if (deps.workspace.kind !== "worktree") return { outcome: "failed", class: "structural", error: { code: "fan_out_in_place", message: `fan-in stage "${node.id}" merges branches, and this run works in place` } };
     await abortUnfinishedMerge(deps.workspace);

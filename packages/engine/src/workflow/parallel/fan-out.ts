@@ -26,7 +26,7 @@ export function fanOutStage(deps: BranchRunDeps) {
     }
     const plan = planBranches({ node, targets: deps.router.branchTargets(node.id), fanIn: deps.router.fanIn(node.id), context: stage.context, visit: scope.visit });
     if ("error" in plan) return { outcome: "failed", class: "structural", error: plan.error };
-    const earlier = stage.sink.state.workflow.fanOuts.findLast((fanOut) => fanOut.stage === node.id && fanOut.visit === scope.visit);
+    const earlier = stage.sink.state.workflow.fan_outs.findLast((fanOut) => fanOut.stage === node.id && fanOut.visit === scope.visit);
     const baseSha = earlier?.base_sha ?? (await git(deps.workspace.path, ["rev-parse", "HEAD"]));
     const ends = new Map<string, BranchEnd>(reusedEnds(deps, earlier, plan.branches));
     stage.sink.append(
