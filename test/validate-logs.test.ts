@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { SAMPLE_DATA, SAMPLE_RUN_ID, testTempDir } from "@baton/protocol/testing";
+import { SAMPLE_RUN_ID, testTempDir } from "@baton/protocol/testing";
 import { goodRunLog, toLines, writeRunLog } from "./fixtures/run-log.ts";
 import { formatReport, logValidator } from "./validate-logs.ts";
 
@@ -59,7 +59,7 @@ test("seq must start at 1 and have no gaps", async () => {
   assert.deepEqual(await problemsOf(toLines([events[0], noSeq])), ["2: no seq: every logged event has one"]);
 });
 
-test("a log's lines are JSON, end with a newline, hold no ephemeral event, one run, and nothing after the end but the resume of a failed run", async () => {
+test("a log's lines are JSON, end with a newline, hold no ephemeral event, one run, and nothing after the end", async () => {
   const events = goodRunLog();
   const good = toLines(events);
   const torn = await problemsOf(good.slice(0, -40));
@@ -71,15 +71,19 @@ test("a log's lines are JSON, end with a newline, hold no ephemeral event, one r
   assert.deepEqual(await problemsOf(toLines([events[0], delta, { ...events[1], seq: 2 }])), ["2: ephemeral agent.delta in a log"]);
   const late = { ...events[6], seq: 10 };
   assert.deepEqual(await problemsOf(toLines([...events, late])), ["10: turn.completed after the final run.completed on line 9"]);
-  // A failed run reopens only by a resume, and only after run.failed.
-  const failed = { ...events[8], type: "run.failed", data: SAMPLE_DATA["run.failed"] };
+  const other = "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1B";
+  assert.deepEqual(await problemsOf(toLines([events[0], { ...events[1], run: other }])), [`2: run ${other} in the log of ${SAMPLE_RUN_ID}`]);
+});
+
+test("a failed run resumed by a run.started with resumed: true goes on; another end, or a start that is no resume, does not", async () => {
+  const events = goodRunLog();
+  const failed = { ...events[8], type: "run.failed", data: { error: { code: "interrupted", message: "its writer died" } } };
   const resumed = { ...events[1], seq: 10, data: { ...(events[1]!["data"] as object), attempt: 2, resumed: true } };
   const ended = { ...events[8], seq: 11 };
   assert.deepEqual(await problemsOf(toLines([...events.slice(0, 8), failed, resumed, ended])), []);
   assert.deepEqual(await problemsOf(toLines([...events, resumed])), ["10: run.started after the final run.completed on line 9"]);
-  assert.deepEqual(await problemsOf(toLines([...events.slice(0, 8), failed, { ...resumed, data: SAMPLE_DATA["run.started"] }])), ["10: run.started after the final run.failed on line 9"]);
-  const other = "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1B";
-  assert.deepEqual(await problemsOf(toLines([events[0], { ...events[1], run: other }])), [`2: run ${other} in the log of ${SAMPLE_RUN_ID}`]);
+  const fresh = { ...resumed, data: { ...(resumed.data as object), resumed: false } };
+  assert.deepEqual(await problemsOf(toLines([...events.slice(0, 8), failed, fresh])), ["10: run.started after the final run.failed on line 9"]);
 });
 
 test("an unknown type and extra fields are valid in a log", async () => {

@@ -15,9 +15,9 @@ type Schema = { $defs?: { known_event?: { oneOf?: Array<{ properties?: { type?: 
 /**
  * Loads the schema and returns a check of every `events.jsonl` below a root, at any depth:
  * each line is JSON, matches the JSON Schema, and belongs to a valid log (seq from 1 without
- * gaps, one run, no ephemeral events, nothing after a final event, a newline after the last
- * line). Logs below `<root>/unvalidated/` are only counted: tests put deliberately broken logs
- * there.
+ * gaps, one run, no ephemeral events, nothing after a final event but the `run.started` that
+ * resumes a failed run, a newline after the last line). Logs below `<root>/unvalidated/` are
+ * only counted: tests put deliberately broken logs there.
  */
 export async function logValidator(schemaFile = SCHEMA_FILE): Promise<(root: string) => Promise<LogReport>> {
   const schema = JSON.parse(await readFile(schemaFile, "utf8")) as Schema;
@@ -84,8 +84,9 @@ async function checkLog(file: string, validate: ValidateFunction, branches: Arra
       problem(line, `ephemeral ${type} in a log`);
       continue;
     }
-    // A failed workflow run is reopened by `baton resume`: a run.started that says it resumes.
-    if (finalAt?.type === "run.failed" && type === "run.started" && (event["data"] as { resumed?: unknown } | undefined)?.resumed === true) finalAt = undefined;
+    // A failed workflow run may be resumed (`baton resume`): a `run.started` with `resumed: true`
+    // right after its `run.failed` reopens it, as the run-state fold has it.
+    if (finalAt?.type === "run.failed" && finalAt.line === line - 1 && type === "run.started" && isResume(event)) finalAt = undefined;
     if (finalAt !== undefined) problem(line, `${type} after the final ${finalAt.type} on line ${finalAt.line}`);
     if (isFinalType(type)) finalAt ??= { line, type };
     if (typeof event["run"] === "string") {
@@ -100,6 +101,11 @@ async function checkLog(file: string, validate: ValidateFunction, branches: Arra
     }
   }
   return events;
+}
+
+function isResume(event: Record<string, unknown>): boolean {
+  const data = event["data"];
+  return typeof data === "object" && data !== null && (data as Record<string, unknown>)["resumed"] === true;
 }
 
 /** The errors of the branch that applies (the envelope's, or the known type's), not of all 23. */

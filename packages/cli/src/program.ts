@@ -73,6 +73,7 @@ Script steps for --agent fake (a JSON array, played for the first prompt):
   {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
   {"sleep": 250}                       waits; a cancel ends it (a long one is a stalled turn)
   {"hang": 60000}                      waits, not answering a cancel until it is over
+  {"wait_for": "path"}                 waits until that file exists; a cancel ends it
   {"stderr": "API Error: 529"}         a line on the agent's stderr (then {"crash": 1}: died of it)
   {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
   {"fail": {"code": -32603, "message": "…"}}

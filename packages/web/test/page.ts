@@ -23,6 +23,13 @@ export async function onlyRunId(repo: string): Promise<string> {
   return ids[0]!;
 }
 
+/** The id of the repository's latest run (run ids sort by creation time). */
+export async function newestRunId(repo: string): Promise<string> {
+  const ids = (await readdir(join(repo, ".baton", "runs"))).sort();
+  if (ids.length === 0) throw new Error("expected a run, found none");
+  return ids.at(-1)!;
+}
+
 /** Collects the page's uncaught errors into `errors` (returned), for the test to check at its end. */
 export function failOnPageErrors(page: Page, errors: Error[] = []): Error[] {
   page.on("pageerror", (error) => errors.push(error));

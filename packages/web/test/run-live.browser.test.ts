@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { makeGate } from "@baton/testkit/gate";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, onlyRunId, renderedSeqs, waitForRunEnd } from "./page.ts";
 import { freePort, makeProject, readLog, startRun, startServe, writeScript } from "./serve-harness.ts";
@@ -18,11 +19,13 @@ test("a run started elsewhere appears in the list and completes live on its page
     assert.ok(!list.url().includes("token="), "the token is removed from the address bar");
     await list.getByText("No runs yet.").waitFor();
 
+    // The run waits at a gate until the test has seen its page show it running: it ends when
+    // the test says, however slow the machine.
+    const finish = await makeGate("finish");
     const script = await writeScript(repo, "steps.json", [
-      { sleep: 1500 },
       { say: "Looking at the repository." },
       { run: "echo listing && exit 3" },
-      { sleep: 500 },
+      finish.step,
       { say: "Finished the greeting." },
     ]);
     const run = startRun(repo, "Add a greeting", script);
@@ -34,7 +37,9 @@ test("a run started elsewhere appears in the list and completes live on its page
       await page.goto(`${url}${href}`);
       await page.locator('[data-connection="live"]').waitFor();
       await page.getByText("Looking at the repository.").waitFor();
+      await page.locator(".timeline .item-tool .tool-facts", { hasText: "exit 3" }).waitFor();
       assert.equal(await page.locator(".timeline .item-end").count(), 0, "the page shows the run before its end");
+      await finish.open();
       await waitForRunEnd(page);
       assert.equal(await run.exited, 0);
     } finally {

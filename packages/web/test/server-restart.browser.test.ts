@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { Envelope } from "@baton/protocol/core";
+import { makeGate } from "@baton/testkit/gate";
+import type { Page } from "playwright-core";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, onlyRunId, renderedSeqs, waitForRunEnd } from "./page.ts";
 import { freePort, makeProject, readLog, startRun, startServe, waitFor, writeScript } from "./serve-harness.ts";
+
+/** One step of the run: a command, then a message that says it is done. */
+const step = (i: number): unknown[] => [{ run: `echo step ${i}` }, { say: `Step ${i} done.` }];
 
 test("the run page survives a server restart mid-run: nothing shown twice, nothing missing", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-restart-");
@@ -10,10 +16,14 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
   const token = "web-restart-token-0123456789";
   let { server, url } = await startServe(repo, port, token);
   // The run is written by `baton run`, not by the server: it goes on while the server is down.
-  // Its steps are slow enough (8 s in all) that a loaded machine still opens both pages while
-  // it runs.
-  const steps: unknown[] = [{ say: "Starting." }];
-  for (let i = 1; i <= 8; i += 1) steps.push({ sleep: 1_000 }, { run: `echo step ${i}` }, { say: `Step ${i} done.` });
+  // It waits at two gates the test opens: once the server is down (steps 2 to 5 are then
+  // written with nobody serving them), and once it is back (steps 6 to 8 then stream live).
+  const serverDown = await makeGate("server-down");
+  const serverBack = await makeGate("server-back");
+  const steps: unknown[] = [{ say: "Starting." }, { run: "echo step 1" }, serverDown.step, { say: "Step 1 done." }];
+  for (let i = 2; i <= 5; i += 1) steps.push(...step(i));
+  steps.push(serverBack.step);
+  for (let i = 6; i <= 8; i += 1) steps.push(...step(i));
   const script = await writeScript(repo, "steps.json", steps);
   const run = startRun(repo, "Survive a restart", script);
   await using browser = await launchBrowser();
@@ -26,16 +36,19 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
     await page.goto(`${url}#/runs/1`);
     await list.goto(url);
     await list.locator('tr[data-status="running"]').waitFor();
-    await page.getByText("Step 1 done.").waitFor();
+    await toolShown(page, 1);
 
     await server.kill();
     await page.locator('[data-connection="reconnecting"]').waitFor();
     await list.locator('[data-connection="reconnecting"]').waitFor();
-    const logAtKill = (await readLog(repo, runId)).length;
-    // Let the run write while nobody serves it, then bring the server back.
-    await waitFor("the run to write while the server is down", async () => (await readLog(repo, runId)).length > logAtKill + 2);
+    await serverDown.open();
+    // The run writes while nobody serves it, up to the second gate; then the server comes back.
+    await waitFor("the run to write steps 2 to 5 while the server is down", async () => (await readLog(repo, runId)).some((event) => isToolEnd(event, 5)));
     ({ server, url } = await startServe(repo, port, token));
-    await page.locator('[data-connection="live"], [data-connection="ended"]').first().waitFor();
+    await page.locator('[data-connection="live"]').waitFor();
+    await toolShown(page, 5);
+    assert.equal(await page.locator(".timeline .item-end").count(), 0, "the run is still going");
+    await serverBack.open();
 
     await waitForRunEnd(page);
     assert.equal(await run.exited, 0);
@@ -45,6 +58,7 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
     assert.deepEqual([...shown].sort((a, b) => a - b), log.map((event) => event.seq), "every event of the log is shown");
     const messages = await page.locator(".timeline .item-message").allInnerTexts();
     assert.deepEqual(messages, log.filter((event) => event.type === "agent.message").map((event) => event.data["text"]));
+    assert.equal(messages.length, 9);
     assert.equal(await page.locator(".timeline .item-tool").count(), 8);
     await list.locator('[data-connection="live"]').waitFor();
     await list.locator('tr[data-status="succeeded"]').waitFor();
@@ -54,6 +68,16 @@ test("the run page survives a server restart mid-run: nothing shown twice, nothi
     await server.kill();
   }
 });
+
+/** Waits until the page shows step `i`'s command as finished (its exit code). */
+async function toolShown(page: Page, i: number): Promise<void> {
+  await page.locator(".timeline .item-tool", { hasText: `echo step ${i}` }).locator(".tool-facts", { hasText: "exit 0" }).waitFor();
+}
+
+/** Whether `event` ends step `i`'s command (its output, in the preview, names the step). */
+function isToolEnd(event: Envelope, i: number): boolean {
+  return event.type === "tool.completed" && String(event.data["preview"] ?? "").includes(`step ${i}`);
+}
 
 async function waitForRun(repo: string): Promise<string> {
   let id = "";

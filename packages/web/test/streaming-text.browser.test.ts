@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { test } from "node:test";
+import { liveReaderCount } from "@baton/engine/store/testing";
+import { makeGate } from "@baton/testkit/gate";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
-import { failOnPageErrors, waitForRunEnd } from "./page.ts";
-import { freePort, makeProject, startRun, startServe, writeScript } from "./serve-harness.ts";
+import { failOnPageErrors, newestRunId, waitForRunEnd } from "./page.ts";
+import { freePort, makeProject, startRun, startServe, waitFor, writeScript } from "./serve-harness.ts";
 
 const FIRST = "Reading the repository first, ";
 const SECOND = "then the tests, and only then the code they cover, one file at a time, slowly and carefully, noting what each does.";
@@ -31,20 +34,28 @@ test("agent text streams on the run page (a run written by baton run) before its
     assert.equal(new URL(feedUrls[0] ?? "http://x/").searchParams.get("after"), String(feedPos), "the list follows the feed from feed_pos");
 
     // The text streams in two parts of one message (no tool call or change of kind between
-    // them), the second when the page has surely connected; then the turn stays open:
-    // agent.message lands only at the end of the turn, after the last sleep.
-    const script = await writeScript(repo, "steps.json", [{ sleep: 2000 }, { say: FIRST }, { sleep: 2500 }, { say: SECOND }, { sleep: 4000 }]);
+    // them); the turn then stays open, and agent.message lands only at its end. The agent
+    // waits at a gate before each part and before the end; the test opens each once the page
+    // shows what came before. The first opens only when the server reads the run's live
+    // socket: deltas sent before that are gone by design.
+    const [first, second, end] = await Promise.all([makeGate("first"), makeGate("second"), makeGate("end")]);
+    const script = await writeScript(repo, "steps.json", [first.step, { say: FIRST }, second.step, { say: SECOND }, end.step]);
     const run = startRun(repo, "Stream some text", script);
     try {
       // The new run shows up in the list through the feed (no replay from 0 needed).
       await list.locator('tr[data-status="running"]').getByText("Stream some text").waitFor();
       await page.goto(`${url}#/runs/2`);
       await page.locator('[data-connection="live"]').waitFor();
+      const runDir = join(repo, ".baton", "runs", await newestRunId(repo));
+      await waitFor("the server to read the run's live socket", () => liveReaderCount(runDir) >= 1);
+      await first.open();
       const streaming = page.locator(".timeline .item-streaming");
-      await streaming.getByText("one file at a time", { exact: false }).waitFor();
+      await streaming.getByText("Reading the repository first", { exact: false }).waitFor();
+      await second.open();
+      await streaming.getByText("one file at a time, slowly and carefully, noting what each does.", { exact: false }).waitFor();
       assert.equal(await page.locator(".timeline .item-message:not(.item-streaming)").count(), 0, "the complete message has not landed yet");
-      const partial = (await streaming.innerText()).trim();
-      assert.ok(TEXT.includes(partial), `streamed text is (part of) the message: ${partial}`);
+      assert.equal((await streaming.innerText()).trim(), TEXT, "the streamed text is the whole message, in one item");
+      await end.open();
       await waitForRunEnd(page);
       assert.equal(await run.exited, 0, run.output);
     } finally {

@@ -8,7 +8,7 @@
  * - Check it: `checkWorkflow`, diagnostics printed by `formatDiagnostic`.
  * - Route through it: `parseCondition` / `evaluateCondition`, `selectNextEdge`,
  *   `extractRoutingSignals`, `gateChoices` / `matchGateAnswer`, `expandPrompt`,
- *   `stagePromptTemplate`, `resolveNodeStyle`.
+ *   `stagePromptTemplate`, `resolveNodeStyle`; a fan-out's `branchTargets` and `fanInOf`.
  * - Draw it: `workflowToDot` (DOT for Graphviz, written by Baton).
  *
  * @example
@@ -39,6 +39,7 @@ export { evaluateCondition, type ConditionInput } from "./condition/evaluate.ts"
 
 export { selectNextEdge, type RouteDecision, type RouteInput, type RouteReason } from "./route/select-edge.ts";
 export { extractRoutingSignals, type RoutingSignals } from "./route/signals.ts";
+export { branchTargets, fanInOf } from "./route/fan-out.ts";
 
 export { splitAccelerator, normalizeLabel } from "./gate/labels.ts";
 export { gateChoices, matchGateAnswer, type GateChoices, type GateOption } from "./gate/options.ts";

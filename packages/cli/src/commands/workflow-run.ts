@@ -17,7 +17,8 @@ import {
 import { isWorkflowError, loadValidWorkflow, type WorkflowDefinition } from "@baton/workflow";
 import { validateScript } from "@baton/testkit/launch";
 import { definedFields } from "@baton/protocol/core";
-import { EXIT, type CliContext } from "../context.ts";
+import type { CliContext } from "../context.ts";
+import { exitCodeOf } from "./run.ts";
 import type { Project } from "../project.ts";
 
 /** A run paused at a human gate: not 0, 1, 2, 3, 124 or 130, so a script can tell it apart. */
@@ -122,20 +123,9 @@ function commandEnvironment(env: Record<string, string | undefined>): Record<str
   return out;
 }
 
-/** 0 succeeded, 1 failed, 3 stopped (124 at the timeout), 4 paused at a gate, 130 cancelled. */
+/** A workflow run's exit code: a plain run's ({@link exitCodeOf}), and 4 when it paused at a gate. */
 export function workflowExitCode(result: WorkflowRunResult): number {
-  switch (result.status) {
-    case "succeeded":
-      return EXIT.succeeded;
-    case "paused":
-      return PAUSED_EXIT;
-    case "stopped":
-      return result.stoppedBy === "time" ? EXIT.timedOut : EXIT.stopped;
-    case "cancelled":
-      return EXIT.cancelled;
-    default:
-      return EXIT.failed;
-  }
+  return result.status === "paused" ? PAUSED_EXIT : exitCodeOf({ ...result, status: result.status });
 }
 
 export function resolveScriptPath(ctx: CliContext, script: string): string {

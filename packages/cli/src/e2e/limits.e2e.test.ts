@@ -9,8 +9,15 @@ import { finalEvent, ofType, runScripted, turnReasons } from "./reliability-harn
 
 const handBack = [{ say: "Handing back: the greeting is written, the rest is left." }];
 
+/**
+ * A timeout counts from the run's start, agent start-up included, and its marks (60%, 80%, 95%)
+ * must find the agent in its first turn with its file written. Long enough that a loaded
+ * machine's slow start-up (seconds, at worst) stays far inside the first mark.
+ */
+const TIMEOUT = "8s";
+
 test("at 95% of the timeout the turn is cancelled and the agent hands back: stopped by time, work committed, exit 124", async () => {
-  const run = await runScripted("timeout", { turns: [[{ write: { path: "greeting.txt", content: "hello\n" } }, { sleep: 60_000 }], handBack] }, { args: ["--timeout", "3s"] });
+  const run = await runScripted("timeout", { turns: [[{ write: { path: "greeting.txt", content: "hello\n" } }, { sleep: 60_000 }], handBack] }, { args: ["--timeout", TIMEOUT] });
   assert.equal(run.code, 124, run.stderr);
   const warnings = ofType(run.events, "limit.warning");
   assert.deepEqual(warnings.map((w) => [w["limit"], w["threshold"]]), [["time", 0.6], ["time", 0.8]]);
@@ -29,7 +36,7 @@ test("at 95% of the timeout the turn is cancelled and the agent hands back: stop
 });
 
 test("an agent that does not hand back before the timeout is cancelled at the limit: stopped by time, not handed back, exit 124", async () => {
-  const run = await runScripted("timeout-hard", { turns: [[{ write: { path: "a.txt", content: "a\n" } }, { sleep: 60_000 }], [{ sleep: 60_000 }]] }, { args: ["--timeout", "2s"] });
+  const run = await runScripted("timeout-hard", { turns: [[{ write: { path: "a.txt", content: "a\n" } }, { sleep: 60_000 }], [{ sleep: 60_000 }]] }, { args: ["--timeout", TIMEOUT] });
   assert.equal(run.code, 124, run.stderr);
   assert.deepEqual(ofType(run.events, "limit.reached").map((r) => r["action"]), ["handback", "cancel"]);
   const end = finalEvent(run.events);

@@ -3,14 +3,20 @@ import { test } from "node:test";
 import { cliEnv } from "./cli-harness.ts";
 import { finalEvent, ofType, runScripted, turnReasons } from "./reliability-harness.ts";
 
-const STALL = "\n[agents.fake]\nstall_timeout = 0.5\n";
+/**
+ * Seconds of silence that make a stall. A turn that must not stall has only the agent's own
+ * reaction times between its updates: the stall must be far beyond what a loaded machine's
+ * scheduler can add to them, or a test could see a stall that the script did not play.
+ */
+const STALL_S = 2;
+const STALL = `\n[agents.fake]\nstall_timeout = ${STALL_S}\n`;
 
 test("a stalled turn is cancelled and sent again once, behind a note: the run goes on", async () => {
   const run = await runScripted("stall-once", { turns: [[{ say: "thinking" }, { sleep: 60_000 }], [{ write: { path: "s.txt", content: "s" } }, { say: "done" }]] }, { config: STALL });
   assert.equal(run.code, 0, run.stderr);
   const [stall] = ofType(run.events, "stall.detected");
   assert.equal(stall?.["action"], "resend");
-  assert.ok((stall?.["idle_ms"] as number) >= 500);
+  assert.ok((stall?.["idle_ms"] as number) >= STALL_S * 1000);
   assert.deepEqual(turnReasons(run.events), ["task", "resend"]);
   assert.equal(ofType(run.events, "turn.completed")[0]?.["stop_reason"], "cancelled");
 });
@@ -24,7 +30,8 @@ test("a second stall fails the run with error code stalled", async () => {
 });
 
 test("a running tool call is not a stall", async () => {
-  const run = await runScripted("stall-tool", { turns: [[{ run: "sleep 1.2" }, { write: { path: "t.txt", content: "t" } }]] }, { config: STALL });
+  // The command runs well past the stall timeout.
+  const run = await runScripted("stall-tool", { turns: [[{ run: `sleep ${STALL_S * 1.5}` }, { write: { path: "t.txt", content: "t" } }]] }, { config: STALL });
   assert.equal(run.code, 0, run.stderr);
   assert.equal(ofType(run.events, "stall.detected").length, 0);
 });

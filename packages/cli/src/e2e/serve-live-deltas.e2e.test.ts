@@ -1,16 +1,33 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
 import { SseReader } from "@baton/server/testing";
-import { cliEnv, makeRepo, startBaton, waitFor, writeScript } from "./cli-harness.ts";
+import { liveReaderCount } from "@baton/engine/store/testing";
+import type { SseFrame } from "@baton/server/testing";
+import { makeGate } from "@baton/testkit/gate";
+import { cliEnv, makeRepo, runsDir, startBaton, waitFor, writeScript } from "./cli-harness.ts";
 
 const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
 const TEXT = "Reading the repository first, then the tests, and only then the code that they cover, one file at a time.";
 
+/** The text of the agent.delta frames among `frames`, joined. */
+const deltaText = (frames: readonly SseFrame[]) =>
+  frames
+    .filter((frame) => frame.data !== undefined)
+    .map((frame) => JSON.parse(frame.data as string) as Envelope)
+    .filter((event) => event.type === "agent.delta")
+    .map((event) => String(event.data["text"]))
+    .join("");
+
 test("SSE: a run written by another process (baton run) streams agent.delta frames without id before its agent.message with id", async () => {
   const repo = await makeRepo("cli-serve-deltas-");
-  // The sleep first leaves time to connect; the one after keeps the message open while it streams.
-  const script = await writeScript(repo, "steps.json", [{ sleep: 2500 }, { say: TEXT }, { sleep: 500 }]);
+  // The agent speaks only once the server reads the run's live socket (deltas sent before are
+  // gone by design), and its message lands (at the end of the turn) only once the stream has
+  // carried every delta: the test opens each gate when it has seen that.
+  const speak = await makeGate("speak");
+  const finish = await makeGate("finish");
+  const script = await writeScript(repo, "steps.json", [speak.step, { say: TEXT }, finish.step]);
   const served = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv({ BATON_SERVE_TOKEN: "deltas-token-0123456789" }) });
   const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--require-output", "none", "--", "Read the repository"]);
   try {
@@ -18,12 +35,18 @@ test("SSE: a run written by another process (baton run) streams agent.delta fram
     const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;
     const base = `http://127.0.0.1:${port}`;
     const auth = { authorization: `Bearer ${token as string}` };
+    let runId = "";
     await waitFor("the run to be listed", async () => {
-      const listed = (await (await fetch(`${base}/api/runs`, { headers: auth })).json()) as { runs: unknown[] };
+      const listed = (await (await fetch(`${base}/api/runs`, { headers: auth })).json()) as { runs: Array<{ id: string }> };
+      runId = listed.runs[0]?.id ?? "";
       return listed.runs.length === 1;
     });
     const reader = await SseReader.open(`${base}/api/runs/1/stream`, auth);
     assert.equal(reader.status, 200);
+    await waitFor("the server to read the run's live socket", () => liveReaderCount(join(runsDir(repo), runId)) >= 1);
+    await speak.open();
+    await reader.waitFor("every delta", (frames) => deltaText(frames).length >= TEXT.length);
+    await finish.open();
     await reader.ended;
     assert.equal((await run.done).code, 0, run.stderr);
 
@@ -38,7 +61,7 @@ test("SSE: a run written by another process (baton run) streams agent.delta fram
       assert.equal(delta.event.seq, undefined);
     }
     assert.ok(frames.slice(messageAt).every((frame) => frame.event.type !== "agent.delta"), "no delta after the message it streamed");
-    assert.equal(deltas.map((delta) => String(delta.event.data["text"])).join(""), TEXT, "the deltas join to the message");
+    assert.equal(deltaText(reader.frames), TEXT, "the deltas join to the message");
     assert.deepEqual(
       frames.filter((frame) => frame.id !== undefined).map((frame) => frame.event.seq),
       frames.filter((frame) => frame.id !== undefined).map((_, index) => index + 1),

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { Envelope } from "@baton/protocol";
+import { isFinalType, type Envelope } from "@baton/protocol";
 import { SseReader } from "@baton/server/testing";
+import { makeGate } from "@baton/testkit/gate";
 import { cliEnv, linesOf, makeRepo, readEvents, runBaton, startBaton, waitForEvent, workspacePath, writeScript, type BatonProcess } from "./cli-harness.ts";
 
 const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
@@ -60,9 +61,13 @@ test("a non-loopback --host is refused without --allow-remote (exit 2, one line)
   assert.equal(result.stdout, "");
 });
 
-test("a run started with POST /api/runs survives the server being killed; a restarted server serves all of it", async () => {
+test("a run started with POST /api/runs survives the server being killed; a restarted server serves all of it", async (t) => {
   const repo = await makeRepo("cli-serve-run-");
-  await writeScript(repo, "steps.json", [{ say: "Starting." }, { sleep: 1500 }, { write: { path: "out.txt", content: "done\n" } }, { say: "Done." }]);
+  // The run waits at a gate the test opens only once the server is dead (or when the test
+  // ends early: the run is nobody's child here, and must not wait for its timeout).
+  const serverGone = await makeGate("server-gone");
+  t.after(() => serverGone.open());
+  await writeScript(repo, "steps.json", [{ say: "Starting." }, serverGone.step, { write: { path: "out.txt", content: "done\n" } }, { say: "Done." }]);
   const token = "e2e-token-0123456789abcdef";
   const first = await serve(repo, { BATON_SERVE_TOKEN: token });
   const started = await fetch(`${first.base}/api/runs`, {
@@ -80,6 +85,8 @@ test("a run started with POST /api/runs survives the server being killed; a rest
   first.process.child.kill("SIGKILL");
   await first.process.done;
   await live.ended;
+  assert.ok(!(await readEvents(repo, run.id)).some((event) => isFinalType(event.type)), "the run was still going when the server died");
+  await serverGone.open();
 
   // The run is its own process: it finishes without the server.
   await waitForEvent(repo, run.id, "run.completed", (event) => event.type === "run.completed");

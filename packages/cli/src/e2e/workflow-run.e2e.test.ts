@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { foldRun, isFinalType, openStages, type Envelope } from "@baton/protocol/core";
-import { eventsOfType, git, makeRepo, onlyRunId, readEvents, runBaton } from "./cli-harness.ts";
+import { eventsOfType, git, onlyRunId, readEvents, runBaton } from "./cli-harness.ts";
+import { assertWellClosed, workflowProject } from "./workflow-harness.ts";
 
 const PLAN_CHECK_APPROVE = `digraph review {
   goal = "Write the plan and ship it"
@@ -20,23 +20,8 @@ const PLAN_CHECK_APPROVE = `digraph review {
 }
 `;
 
-async function project(workflow: string, stages: Record<string, unknown>): Promise<{ repo: string; script: string }> {
-  const repo = await makeRepo("cli-wf-");
-  await mkdir(join(repo, ".baton", "workflows"), { recursive: true });
-  await writeFile(join(repo, ".baton", "workflows", "review.dot"), workflow);
-  const script = join(repo, ".baton", "stages.json");
-  await writeFile(script, JSON.stringify({ stages }));
-  return { repo, script };
-}
-
-function checkClosed(events: readonly Envelope[]): void {
-  const state = foldRun(events);
-  assert.deepEqual(state.warnings, [], "the log folds without a warning");
-  assert.deepEqual(openStages(state.workflow), [], "every stage.started is closed");
-  const started = events.filter((e) => e.type === "run.started").length;
-  const terminal = events.filter((e) => e.type === "run.paused" || isFinalType(e.type)).length;
-  assert.equal(terminal, started, "one terminal event per run.started");
-}
+const project = (workflow: string, stages: Record<string, unknown>) => workflowProject("review", workflow, stages);
+const checkClosed = assertWellClosed;
 
 test("a workflow walks its stages, pauses at a gate (exit 4), and an approval from the CLI resumes it to its exit", async () => {
   const { repo, script } = await project(PLAN_CHECK_APPROVE, { plan: [{ write: { path: "PLAN.md", content: "1. ship\n" } }, { say: "done" }] });

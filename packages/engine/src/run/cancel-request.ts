@@ -55,3 +55,41 @@ export function watchCancelRequest(runDir: string, onRequest: (request: CancelRe
   void check();
   return stop;
 }
+
+/** A run's cancel: from its caller's signal (Ctrl-C, SIGTERM) or a request left in its folder. */
+export type RunCancel = {
+  /** Aborted when the run is to be cancelled, for whichever reason came first. */
+  readonly signal: AbortSignal;
+  /** Who asked, once someone did. */
+  requestedBy(): CancelRequest | undefined;
+  /** Stops watching the signal and the folder. */
+  stop(): void;
+};
+
+/**
+ * Watches both ways a run is cancelled: the caller's `signal` (its reason a CancelRequest, or
+ * a user's interrupt) and a cancel request file from another process (`baton cancel`, the API).
+ */
+export function watchRunCancel(runDir: string, signal: AbortSignal): RunCancel {
+  const cancel = new AbortController();
+  let request: CancelRequest | undefined;
+  const onAbort = () => {
+    const reason: unknown = signal.reason;
+    request ??= typeof reason === "object" && reason !== null && typeof (reason as CancelRequest).by === "string" ? (reason as CancelRequest) : { by: "user" };
+    cancel.abort();
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  const stopWatching = watchCancelRequest(runDir, (fromFile) => {
+    request ??= fromFile;
+    cancel.abort();
+  });
+  return {
+    signal: cancel.signal,
+    requestedBy: () => request,
+    stop: () => {
+      stopWatching();
+      signal.removeEventListener("abort", onAbort);
+    },
+  };
+}

@@ -14,7 +14,7 @@ import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
 import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
-import { watchCancelRequest, type CancelRequest } from "./cancel-request.ts";
+import { watchRunCancel } from "./cancel-request.ts";
 import { RunSink, type RunLogWriter } from "./run-sink.ts";
 import { runConductedAgent } from "./agent-run.ts";
 import { decideRunEnd } from "./run-end.ts";
@@ -73,19 +73,7 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   const sink = new RunSink(writer, request.redactor);
   const started = request.now().getTime();
   const startedMono = performance.now();
-  const cancel = new AbortController();
-  let cancelRequest: CancelRequest | undefined;
-  const onAbort = () => {
-    const reason: unknown = request.signal.reason;
-    cancelRequest = isCancelRequest(reason) ? reason : { by: "user" };
-    cancel.abort();
-  };
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
-  const stopWatching = watchCancelRequest(writer.dir, (fromFile) => {
-    cancelRequest ??= fromFile;
-    cancel.abort();
-  });
+  const cancel = watchRunCancel(writer.dir, request.signal);
 
   let result: RunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   try {
@@ -110,13 +98,12 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
       (made) => (made === undefined ? undefined : { sha: made.sha }),
       (error: unknown) => ({ error: failure(error, "could not commit") }),
     );
-    const end = decideRunEnd({ outcome, commit, cancelledBy: cancelRequest, costUsd: sink.state.cost_usd, durationMs: request.now().getTime() - started });
+    const end = decideRunEnd({ outcome, commit, cancelledBy: cancel.requestedBy(), costUsd: sink.state.cost_usd, durationMs: request.now().getTime() - started });
     for (const line of end.logs) sink.append("log", line);
     sink.append(end.final.type, end.final.data);
     result = { ...result, ...definedFields({ status: end.status, stoppedBy: end.stoppedBy, error: end.error }) };
   } finally {
-    stopWatching();
-    request.signal.removeEventListener("abort", onAbort);
+    cancel.stop();
     await writer.close();
   }
   return result;
@@ -132,8 +119,4 @@ function runSession(sink: RunSink, writer: RunLogWriter, request: RunRequest, wo
   const smallBudget = smallTokenBudgetWarning(request.limits ?? {}, request.agentName, request.agent?.tokenReports);
   if (smallBudget !== undefined) sink.append("log", smallBudget);
   return runConductedAgent(sink, { dir: writer.dir, settings: request, agent: request, prompt: request.task, workspace, signal, startedAt });
-}
-
-function isCancelRequest(value: unknown): value is CancelRequest {
-  return typeof value === "object" && value !== null && typeof (value as CancelRequest).by === "string";
 }

@@ -10,6 +10,7 @@ import type { Envelope } from "@baton/protocol/core";
 import { testTempDir } from "@baton/protocol/testing";
 import { readerSocketPath } from "./live-endpoint.ts";
 import { openStore } from "./open-store.ts";
+import { liveReaderCount } from "./testing/live-readers.ts";
 import { makeBatonDir, spawnFixture, type Child } from "./test-fixtures/temp-store.ts";
 
 const WAIT_MS = 30_000;
@@ -60,6 +61,7 @@ test("a reader in another process gets the run's deltas live, in order with the 
     { signal: abort.signal },
   );
   assert.equal(await command(child, "readers 1"), "readers 1");
+  assert.equal(liveReaderCount(store.runDir(runId)), 1, "seen from this process as the writer counts it");
   const following = (async () => {
     for await (const event of store.followRun(runId, { signal: abort.signal })) {
       frontier = event.seq ?? frontier;
@@ -67,7 +69,11 @@ test("a reader in another process gets the run's deltas live, in order with the 
       while (held[0] !== undefined && held[0].afterSeq <= frontier) shown.push(`delta ${textOf(held.shift()!.event)}`);
     }
   })();
-  assert.equal(await command(child, "steps 4"), "stepped 6");
+  for (let index = 1; index <= 4; index += 1) {
+    assert.equal(await command(child, "step"), `stepped ${index + 2}`);
+    // The next log event only once this delta is in: over the socket it could come after it.
+    await waitFor(`delta d${index}`, () => received.length === index);
+  }
   assert.equal(await command(child, "close"), "closed");
   await following;
   assert.equal(await child.exited, 0);
@@ -86,7 +92,10 @@ test("followRun with ephemeral: a run written by another process comes with its 
     for await (const event of store.followRun(runId, { ephemeral: true })) seen.push(event.seq === undefined ? `delta ${textOf(event)}` : `${event.seq} ${event.type === "log" ? textOf(event) : event.type}`);
   })();
   assert.equal(await command(child, "readers 1"), "readers 1");
-  assert.equal(await command(child, "steps 2"), "stepped 4");
+  for (let index = 1; index <= 2; index += 1) {
+    assert.equal(await command(child, "step"), `stepped ${index + 2}`);
+    await waitFor(`delta d${index}`, () => seen.includes(`delta d${index}`));
+  }
   assert.equal(await command(child, "close"), "closed");
   await following;
   assert.deepEqual(seen, ["1 run.created", "2 run.started", "3 m1", "delta d1", "4 m2", "delta d2", "5 run.completed"]);
@@ -107,15 +116,23 @@ test("a reader that stops reading is dropped by the writer, which goes on; other
   store.tapLive(runId, () => (fastCount += 1), { signal: abort.signal });
   assert.equal(await command(child, "readers 2"), "readers 2");
 
-  const deltas = 4096; // 4 MiB: far past the kernel's buffer plus LIVE_READER_BUFFER_BYTES
-  const [, readersLeft] = (await command(child, `flood ${deltas}`)).split(" ");
-  // The flood and the durable append after it completed: the stuck reader held nothing up.
+  // Floods of 256 deltas of 1 KiB, each once the reading reader has all before it: the writer
+  // never holds more than a flood for it, far below LIVE_READER_BUFFER_BYTES (1 MiB), however
+  // slowly this process reads, while the stuck reader's backlog grows by a flood each time.
+  const flood = 256;
+  let deltas = 0;
+  let readersLeft = "2";
+  while (readersLeft === "2" && deltas < 64 * flood) {
+    [, readersLeft = ""] = (await command(child, `flood ${flood}`)).split(" ");
+    deltas += flood;
+    await waitFor(`the reading one to get all ${deltas} deltas`, () => fastCount === deltas);
+  }
+  // Each flood and the durable append after it completed: the stuck reader held nothing up.
   assert.equal(readersLeft, "1", "the stuck reader was dropped, the reading one kept");
   // Reading again, it finds what the kernel had buffered for it, then the end: it was cut off.
   stuck.resume();
   await waitFor("the stuck reader to see its connection closed by the writer", () => stuckClosed);
   assert.ok(stuck.bytesRead < (deltas * 1024) / 2, `the stuck reader got ${stuck.bytesRead} bytes`);
-  await waitFor(`the reading one to get all ${deltas} deltas`, () => fastCount === deltas);
   assert.equal(await command(child, "close"), "closed");
 });
 
@@ -169,6 +186,7 @@ test("a run directory too deep for a unix socket path gets its socket in a priva
   const received: string[] = [];
   store.tapLive(writer.runId, (event) => received.push(textOf(event)), { signal: abort.signal });
   await waitFor("the reader to connect", () => writer.liveReaderCount === 1);
+  assert.equal(liveReaderCount(writer.dir), 1, "found through live.sock.path");
   writer.publish("agent.delta", { session: "ses_1", kind: "text", text: "deep" });
   await waitFor("the delta", () => received.length === 1);
   await writer.close();

@@ -10,12 +10,14 @@ import type { StageRun } from "./walk-workflow.ts";
  * A stage visit's checkpoint commit: what the visit changed, committed on the run's branch
  * with the stage in the message's first line and in `git.committed`. Returns the sha, or
  * undefined when nothing changed (or the run works in place, where Baton never commits).
- * `salvage` marks the commit of what a crashed visit left behind.
+ * `salvage` marks the commit of what a crashed visit left behind; a fan-out branch's commits
+ * name the branch too.
  */
 export async function commitStage(sink: RunSink, workspace: Workspace, run: { runId: string; number: number; task: string }, stage: StageRun | undefined, kind: "stage" | "salvage" = "stage"): Promise<string | undefined> {
   if (workspace.kind !== "worktree") return undefined;
   const id = stage?.node.id ?? sink.stage?.id;
-  const prefix = kind === "salvage" ? `salvage${id === undefined ? "" : ` of ${id}`}` : (id ?? "stage");
+  const branch = sink.stage?.branch === undefined ? "" : ` [${sink.stage.branch}]`;
+  const prefix = `${kind === "salvage" ? `salvage${id === undefined ? "" : ` of ${id}`}` : (id ?? "stage")}${branch}`;
   try {
     const commit = await commitWorkspace(workspace, { ...run, task: `${prefix}: ${run.task}` });
     if (commit === undefined) return undefined;

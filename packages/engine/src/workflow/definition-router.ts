@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { createHash } from "node:crypto";
 import { relative } from "node:path";
 import { definedFields } from "@baton/protocol/core";
-import { expandPrompt, extractRoutingSignals, gateChoices, resolveNodeStyle, selectNextEdge, stagePromptTemplate, type WorkflowDefinition } from "@baton/workflow";
+import { branchTargets, expandPrompt, extractRoutingSignals, fanInOf, gateChoices, resolveNodeStyle, selectNextEdge, stagePromptTemplate, type WorkflowDefinition } from "@baton/workflow";
 import type { LoadedWorkflow } from "./execute-workflow.ts";
 import type { GateOption, WorkflowRouter } from "./workflow-router.ts";
 
@@ -54,6 +54,8 @@ export function definitionRouter(definition: WorkflowDefinition, run: { task: st
         signals: definedFields({ preferred_label: signals.preferredLabel, suggested_next_ids: signals.suggestedNextIds, context_updates: signals.contextUpdates }),
       });
     },
+    branchTargets: (fanOut) => branchTargets(definition, fanOut),
+    fanIn: (fanOut) => fanInOf(definition, fanOut),
   };
 }
 

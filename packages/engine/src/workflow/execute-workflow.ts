@@ -5,7 +5,7 @@ import { limitsData } from "../conduct/limits.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { AgentRunSettings, AgentToRun } from "../run/agent-run.ts";
-import { watchCancelRequest, type CancelRequest } from "../run/cancel-request.ts";
+import { watchRunCancel } from "../run/cancel-request.ts";
 import { RunSink, type RunLogWriter } from "../run/run-sink.ts";
 import { readyWorkspace } from "../run/workspace-steps.ts";
 import { TraceStore } from "../trace/trace-store.ts";
@@ -15,12 +15,10 @@ import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { commitStage } from "./commit-stage.ts";
 import type { GateDecision } from "./gate-answer.ts";
 import { AgentThreads } from "./agent-threads.ts";
-import { agentStage } from "./handlers/agent-stage.ts";
 import { forkStartEvents, type ForkPoint } from "./fork-point.ts";
-import { commandStage } from "./handlers/command-stage.ts";
-import { gateStage } from "./handlers/gate-stage.ts";
-import { conditionalStage, markerStage, waitStage } from "./handlers/simple-stages.ts";
+import { abortUnfinishedMerge } from "./parallel/integrate.ts";
 import { resumePoint } from "./resume-point.ts";
+import { stageHandlers } from "./stage-handlers.ts";
 import { walkWorkflow, type WalkStart } from "./walk-workflow.ts";
 import { decideWorkflowEnd, type WorkflowRunResult } from "./workflow-end.ts";
 import type { WorkflowRouter } from "./workflow-router.ts";
@@ -72,19 +70,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
   const sink = new RunSink(writer, request.settings.redactor, resumed === undefined ? undefined : { state: resumed.state, listeners: new Set() });
   const started = request.settings.now().getTime();
   const startedMono = performance.now();
-  const cancel = new AbortController();
-  let cancelRequest: CancelRequest | undefined;
-  const onAbort = () => {
-    const reason: unknown = request.signal.reason;
-    cancelRequest = typeof reason === "object" && reason !== null && typeof (reason as CancelRequest).by === "string" ? (reason as CancelRequest) : { by: "user" };
-    cancel.abort();
-  };
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
-  const stopWatching = watchCancelRequest(writer.dir, (fromFile) => {
-    cancelRequest ??= fromFile;
-    cancel.abort();
-  });
+  const cancel = watchRunCancel(writer.dir, request.signal);
   let result: WorkflowRunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   let threads: AgentThreads | undefined;
   try {
@@ -117,7 +103,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
         });
       }
       workspace = await existingWorkspace(resumed.state);
-      if (!("code" in workspace)) await salvage(sink, workspace, writer, request.task, point.interrupted[0]);
+      if (!("code" in workspace)) await salvage(sink, workspace, writer, request.task, point.interrupted.find((visit) => visit.branch === undefined));
       start = point.start;
     }
     if ("code" in workspace) {
@@ -129,40 +115,42 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     let decision = resumed?.decision;
     const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
     threads = new AgentThreads({ dir: writer.dir, settings: request.settings, workspace: ready, signal: cancel.signal }, { outside: sink, startedAt: startedMono });
-    const agentDeps = { runDir: writer.dir, settings: request.settings, workspace: ready, startedAt: startedMono, router: request.router, resolveAgent: request.resolveAgent, threads };
+    const run = { runId: writer.runId, number: writer.number, task: request.task };
     const end = await walkWorkflow({
       router: request.router,
       sink,
       start,
       signal: cancel.signal,
       sleep,
-      checkpointCommit: (stage) => commitStage(stage.sink, ready, { runId: writer.runId, number: writer.number, task: request.task }, stage),
-      handlers: {
-        start: markerStage,
-        exit: markerStage,
-        conditional: conditionalStage,
-        agent: agentStage(agentDeps, { readOnly: false }),
-        prompt: agentStage(agentDeps, { readOnly: true }),
-        command: commandStage({ cwd: ready.path, env: request.commandEnv, trace, redactor: request.settings.redactor }),
-        human: gateStage({
+      checkpointCommit: (stage) => commitStage(stage.sink, ready, run, stage),
+      handlers: stageHandlers(
+        {
           router: request.router,
+          run,
+          runDir: writer.dir,
+          settings: request.settings,
+          startedAt: startedMono,
+          resolveAgent: request.resolveAgent,
+          commandEnv: request.commandEnv,
+          trace,
           autoApprove: request.autoApprove,
-          now: request.settings.now,
+          threads,
+          sleep,
           takeDecision: () => {
             const taken = decision;
             decision = undefined;
             return taken;
           },
-        }),
-        wait: waitStage({ now: request.settings.now, sleep }),
-      },
+        },
+        ready,
+      ),
     });
     // Shared sessions end before the run does: their agent.finished precedes the final event.
     await threads.close();
     const head = ready.kind === "worktree" ? await git(ready.path, ["rev-parse", "HEAD"]).catch(() => undefined) : undefined;
     const decided = decideWorkflowEnd({
       end,
-      cancelledBy: cancelRequest,
+      cancelledBy: cancel.requestedBy(),
       usage: sink.state.usage,
       costUsd: sink.state.cost_usd,
       durationMs: request.settings.now().getTime() - started,
@@ -172,8 +160,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     result = { ...result, ...decided.result };
   } finally {
     await threads?.close();
-    stopWatching();
-    request.signal.removeEventListener("abort", onAbort);
+    cancel.stop();
     await writer.close();
   }
   return result;
@@ -195,6 +182,8 @@ async function existingWorkspace(state: RunState): Promise<Workspace | { code: s
 /** What a crashed visit left uncommitted is kept: one salvage commit, before the visit runs again. */
 async function salvage(sink: RunSink, workspace: Workspace, writer: RunLogWriter, task: string, visit: { stage: string; visit: number } | undefined): Promise<void> {
   if (workspace.kind !== "worktree") return;
+  // A fan-in killed in the middle of a merge: back to the run's last commit (it merges again).
+  await abortUnfinishedMerge(workspace);
   const scoped = visit === undefined ? sink : sink.inStage({ id: visit.stage, visit: visit.visit });
   await commitStage(scoped, workspace, { runId: writer.runId, number: writer.number, task }, undefined, "salvage");
 }

@@ -32,6 +32,10 @@ export type StageResult = {
   summary?: string;
   command?: { exit_code?: number; timed_out?: boolean; output_file?: string; output_chars?: number; preview?: string };
   halt?: StageHalt;
+  /** The stage to go to, whatever the edges say: a fan-out's fan-in, where its branches meet. */
+  next?: string;
+  /** A commit the handler made on the run's branch itself (a fan-in's merges): the checkpoint's when the visit left nothing else to commit. */
+  commit?: string;
 };
 
 /** Classes a stage retry can help: the same attempt again may pass. */

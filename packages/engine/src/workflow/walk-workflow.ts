@@ -1,4 +1,5 @@
 import { definedFields, type StageScope } from "@baton/protocol/core";
+import { isBatonError } from "../errors.ts";
 import type { RunSink } from "../run/run-sink.ts";
 import { isRetryable, type FailureClass, type StageHalt, type StageOutcome, type StageResult, type StageSignals } from "./stage-result.ts";
 import type { RouteChoice, WalkNode, WorkflowRouter } from "./workflow-router.ts";
@@ -30,6 +31,8 @@ export type WalkStart = {
 
 export type WalkEnd =
   | { kind: "exited"; stage: string; goalFailures: string[] }
+  /** A branch's walk reached its fan-in: how its last stage ended is the branch's outcome. */
+  | { kind: "joined"; stage: string; outcome: StageOutcome }
   | { kind: "halted"; stage: string; halt: StageHalt }
   | { kind: "failed"; stage: string; error: { code: string; message: string }; class: FailureClass };
 
@@ -43,6 +46,12 @@ export type WalkOptions = {
   signal: AbortSignal;
   /** Waits between attempts (a cancel cuts it short). */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Set when the walk is one branch of a fan-out: its events name the branch, it saves no
+   * checkpoint of the run's (its commits on its own git branch and its `branch.completed` are
+   * its record), and it ends when its route reaches the fan-in.
+   */
+  branch?: { id: string; fanIn: string };
 };
 
 /** The first retry waits this long, each next one twice as long, up to {@link RETRY_MAX_MS}. */
@@ -51,8 +60,14 @@ export const RETRY_MAX_MS = 30_000;
 /** The same failure (stage, class, message) this many times stops the run as stuck, unless the graph says otherwise. */
 export const DEFAULT_SIGNATURE_LIMIT = 3;
 
-/** Handlers that make one attempt whatever `max_retries` says: nothing they do can pass on a second try. */
-const SINGLE_ATTEMPT = new Set(["start", "exit", "conditional", "human"]);
+/**
+ * Handlers that make one attempt whatever `max_retries` says: nothing they do can pass on a
+ * second try (a fan-out's branches retry their own stages; its fan-in's merges end the same way).
+ */
+const SINGLE_ATTEMPT = new Set(["start", "exit", "conditional", "human", "parallel", "foreach", "fan_in"]);
+
+/** What a branch may not walk into: it ends at its fan-in, and fan-outs do not nest. */
+const OUTSIDE_A_BRANCH = new Set(["exit", "parallel", "foreach", "fan_in"]);
 
 /**
  * Walks a workflow from `start` until it exits, halts (cancel, stop, pause) or fails: each
@@ -62,27 +77,35 @@ const SINGLE_ATTEMPT = new Set(["start", "exit", "conditional", "human"]);
  * results: replaying a log reproduces every `route.selected`.
  */
 export async function walkWorkflow(options: WalkOptions): Promise<WalkEnd> {
-  const { router, sink } = options;
+  const { router, sink, branch } = options;
   const context = { ...options.start.context };
   const visits = { ...options.start.visits };
   const signatures = new Map<string, number>();
   let previous = options.start.previous;
   let current = options.start.node;
   let openVisit = options.start.openVisit;
+  let last = current;
   for (;;) {
+    if (branch !== undefined && current === branch.fanIn) return { kind: "joined", stage: last, outcome: previous.outcome };
+    // A cancel between two stages starts no new one (a cancelled branch stops where it is).
+    if (options.signal.aborted) return { kind: "halted", stage: current, halt: { kind: "cancelled" } };
     const node = router.node(current);
     if (node === undefined) return { kind: "failed", stage: current, class: "structural", error: { code: "unknown_stage", message: `the workflow has no stage "${current}"` } };
+    if (branch !== undefined && OUTSIDE_A_BRANCH.has(node.handler)) {
+      return { kind: "failed", stage: current, class: "structural", error: { code: "branch_left_fan_out", message: `branch ${branch.id} reached ${node.handler} stage "${current}" before its fan-in "${branch.fanIn}": a branch ends at its fan-in, and fan-outs do not nest` } };
+    }
+    last = current;
     const visit = openVisit ?? (visits[current] ?? 0) + 1;
     const bound = node.max_visits ?? router.graph.max_node_visits;
     if (openVisit === undefined && bound !== undefined && bound > 0 && visit > bound) {
       return { kind: "failed", stage: current, class: "structural", error: { code: "max_visits", message: `stage "${current}" would run a ${ordinal(visit)} time, past its max_visits of ${bound}` } };
     }
     visits[current] = visit;
-    const scope: StageScope = { id: current, visit };
+    const scope: StageScope = definedFields({ id: current, visit, branch: branch?.id });
     const stageSink = sink.inStage(scope);
     const runner = options.handlers[node.handler];
     if (runner === undefined) {
-      return { kind: "failed", stage: current, class: "structural", error: { code: "unsupported_stage", message: `stage "${current}" is a ${node.handler} stage, which this version of Baton does not run` } };
+      return { kind: "failed", stage: current, class: "structural", error: { code: "unknown_handler", message: `stage "${current}" has handler ${node.handler}, which Baton does not know` } };
     }
     const maxAttempts = SINGLE_ATTEMPT.has(node.handler) ? 1 : (node.max_retries ?? router.graph.default_max_retries ?? 0) + 1;
     let result: StageResult | undefined;
@@ -94,9 +117,13 @@ export async function walkWorkflow(options: WalkOptions): Promise<WalkEnd> {
       }
       openVisit = undefined;
       const began = performance.now();
-      const attempted = await runner(run);
-      // A paused gate's visit stays open until its answer arrives (in a later process).
-      if (attempted.halt?.kind === "paused") return { kind: "halted", stage: current, halt: attempted.halt };
+      let attempted = await runner(run).catch(thrownResult);
+      // A paused gate's visit stays open until its answer arrives (in a later process). A
+      // branch cannot pause: the run's other branches go on in this process.
+      if (attempted.halt?.kind === "paused") {
+        if (branch === undefined) return { kind: "halted", stage: current, halt: attempted.halt };
+        attempted = { outcome: "failed", class: "structural", error: gateInBranchError(current, branch.id) };
+      }
       const duration_ms = Math.round(performance.now() - began);
       const common = definedFields({ stage: current, visit, duration_ms, usage: attempted.usage, signals: attempted.signals, ...attempted.command });
       if (attempted.outcome !== "failed") {
@@ -114,7 +141,7 @@ export async function walkWorkflow(options: WalkOptions): Promise<WalkEnd> {
       stageSink.append("stage.retrying", { stage: current, visit, attempt: attempt + 1, max_attempts: maxAttempts, delay_ms });
       await options.sleep(delay_ms, options.signal);
     }
-    const commit = await options.checkpointCommit(run!);
+    const commit = (await options.checkpointCommit(run!)) ?? result.commit;
     const updates = result.signals?.context_updates;
     if (updates !== undefined && Object.keys(updates).length > 0) {
       for (const [key, value] of Object.entries(updates)) {
@@ -133,11 +160,11 @@ export async function walkWorkflow(options: WalkOptions): Promise<WalkEnd> {
         return { kind: "failed", stage: current, class: result.class ?? "deterministic", error: { code: "stuck", message: `stage "${current}" failed the same way ${seen} times (${result.error?.message ?? "failed"}): the run is stuck` } };
       }
     }
-    if (node.handler === "exit") {
+    if (node.handler === "exit" && branch === undefined) {
       stageSink.append("checkpoint.saved", definedFields({ stage: current, visit, commit, context: { ...context }, visits: { ...visits } }));
       return { kind: "exited", stage: current, goalFailures: goalFailures(router, sink) };
     }
-    const route = chooseRoute(router, node, { outcome: result.outcome, signals: result.signals, context });
+    const route: Route | undefined = result.next === undefined ? chooseRoute(router, node, { outcome: result.outcome, signals: result.signals, context }) : { to: result.next, reason: "join" };
     if (route === undefined) {
       const error =
         result.outcome === "failed"
@@ -146,13 +173,27 @@ export async function walkWorkflow(options: WalkOptions): Promise<WalkEnd> {
       return { kind: "failed", stage: current, class: result.class ?? "structural", error };
     }
     stageSink.append("route.selected", definedFields({ from: current, to: route.to, label: route.label, condition: route.condition, reason: route.reason }));
-    stageSink.append("checkpoint.saved", definedFields({ stage: current, visit, commit, context: { ...context }, next: route.to, visits: { ...visits } }));
+    if (branch === undefined) stageSink.append("checkpoint.saved", definedFields({ stage: current, visit, commit, context: { ...context }, next: route.to, visits: { ...visits } }));
     previous = definedFields({ outcome: result.outcome, signals: result.signals });
     current = route.to;
   }
 }
 
-type Route = Omit<RouteChoice, "reason"> & { reason: RouteChoice["reason"] | "retry_target" };
+type Route = Omit<RouteChoice, "reason"> & { reason: RouteChoice["reason"] | "retry_target" | "join" };
+
+/** Why a gate inside a fan-out's branch fails: nobody can answer it while its sibling branches run. */
+export function gateInBranchError(gate: string, branch: string): { code: string; message: string } {
+  return { code: "gate_in_branch", message: `gate "${gate}" in branch ${branch} cannot pause the run while other branches work: run with --auto-approve, or move the gate after the fan-in` };
+}
+
+/**
+ * A handler that threw instead of returning (git refused, a prompt file vanished) fails its
+ * stage like any failure, so its `stage.started` is closed and the workflow can route on it.
+ */
+function thrownResult(error: unknown): StageResult {
+  const info = isBatonError(error) ? { code: error.code, message: error.toLine() } : { code: "internal", message: `Baton failed in the stage: ${error instanceof Error ? error.message : String(error)}` };
+  return { outcome: "failed", class: "deterministic", error: info };
+}
 
 /**
  * The edge after a stage. A failure takes only an edge that names it (a condition, the

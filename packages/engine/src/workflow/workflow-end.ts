@@ -38,6 +38,11 @@ export function decideWorkflowEnd(input: WorkflowEndInput): { result: Omit<Workf
     }
     return { result: { status: "succeeded" }, final: { type: "run.completed", data: { status: "succeeded", ...totals } } };
   }
+  if (end.kind === "joined") {
+    // Only a branch's walk joins; the run's own never does.
+    const error = { code: "internal", message: `the run's walk ended as a branch does, after stage "${end.stage}"` };
+    return { result: { status: "failed", error }, final: { type: "run.failed", data: { error, usage: input.usage, active_ms: input.durationMs } } };
+  }
   if (end.kind === "failed") {
     return { result: { status: "failed", error: end.error }, final: { type: "run.failed", data: { error: end.error, usage: input.usage, active_ms: input.durationMs } } };
   }

@@ -19,6 +19,11 @@ export type WalkNode = {
   duration_ms?: number | undefined;
   /** Agent stages with the same thread share one session while the run's process lives. */
   thread_id?: string | undefined;
+  /** A fan-out's: wait for every branch, or for the first that succeeds. */
+  join_policy?: "wait_all" | "first_success" | undefined;
+  max_parallel?: number | undefined;
+  /** A `foreach`'s context list (the key, without `context.`). */
+  over?: string | undefined;
 };
 
 /** The graph-wide settings the walker applies. */
@@ -58,4 +63,8 @@ export type WorkflowRouter = {
   agentOf(node: string): { agent?: string | undefined; model?: string | undefined };
   /** The routing signals of an agent's final message (the last JSON object that carries one). */
   signalsOf(message: string): { outcome?: StageOutcome; signals?: StageSignals };
+  /** Where a fan-out's branches start: its out-edges' targets, in edge order. */
+  branchTargets(fanOut: string): string[];
+  /** The fan-in a fan-out's branches end at (the first one they reach), if any. */
+  fanIn(fanOut: string): string | undefined;
 };

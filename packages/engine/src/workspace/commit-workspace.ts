@@ -34,8 +34,8 @@ export function commitSubject(task: string): string {
   return line.length > SUBJECT_CHARS ? `${line.slice(0, SUBJECT_CHARS - 1)}…` : line;
 }
 
-/** The user's identity when git has one (config or environment), else Baton's. */
-async function identityArgs(cwd: string): Promise<string[]> {
+/** `-c` options giving git the user's identity when it has one (config or environment), else Baton's. */
+export async function identityArgs(cwd: string): Promise<string[]> {
   const args: string[] = [];
   const name = await git(cwd, ["config", "user.name"]).catch(() => "");
   const email = await git(cwd, ["config", "user.email"]).catch(() => "");

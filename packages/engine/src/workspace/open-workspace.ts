@@ -38,25 +38,34 @@ export async function openWorkspace(plan: WorkspacePlan, run: { number: number; 
   const path = join(plan.batonDir, WORKTREES_DIR, name);
   const branch = `baton/${name}`;
   await ensureIgnored(plan.root, plan.batonDir, path);
-  // The branch first, then the worktree on it (not `worktree add -b`, which leaves the branch
-  // behind when the add fails): each step can then be tried again on git's worktree race.
-  try {
-    await retryingWorktreeRace(() => git(plan.root, ["branch", branch, plan.baseSha], { hooks: plan.gitHooks === true }));
-  } catch (error) {
-    throw worktreeFailed(path, branch, error, `a branch of that name is left from an earlier run or was made by hand: delete it (git branch -D ${branch}), then run again`);
-  }
-  try {
-    await retryingWorktreeRace(() => git(plan.root, ["worktree", "add", "--quiet", path, branch], { hooks: plan.gitHooks === true }));
-  } catch (error) {
-    // The branch was made for this worktree a moment ago and holds nothing of its own.
-    await retryingWorktreeRace(() => git(plan.root, ["branch", "-D", "--quiet", branch])).catch(() => undefined);
-    throw worktreeFailed(path, branch, error, existsSync(path) ? `remove ${path} (left from an earlier run), then run again` : "check the repository with git worktree list, then run again");
-  }
+  await addWorktree(plan.root, { path, branch, start: plan.baseSha, gitHooks: plan.gitHooks === true });
   const workspace: Workspace = { kind: "worktree", path, root: plan.root, branch, base: plan.base, baseSha: plan.baseSha };
   if (plan.baseBranch !== undefined) workspace.baseBranch = plan.baseBranch;
   if (plan.gitHooks === true) workspace.gitHooks = true;
   if (plan.dirty.length > 0) workspace.includedDirty = await copyDirtyChanges(plan.root, path, plan.dirty);
   return workspace;
+}
+
+/**
+ * Makes git branch `branch` at `start` and checks it out in a new worktree at `path`. The
+ * branch first, then the worktree on it (not `worktree add -b`, which leaves the branch behind
+ * when the add fails): each step can then be tried again on git's worktree race. `cwd` is the
+ * repository or any of its worktrees.
+ */
+export async function addWorktree(cwd: string, target: { path: string; branch: string; start: string; gitHooks?: boolean }): Promise<void> {
+  const { path, branch } = target;
+  try {
+    await retryingWorktreeRace(() => git(cwd, ["branch", branch, target.start], { hooks: target.gitHooks === true }));
+  } catch (error) {
+    throw worktreeFailed(path, branch, error, `a branch of that name is left from an earlier run or was made by hand: delete it (git branch -D ${branch}), then run again`);
+  }
+  try {
+    await retryingWorktreeRace(() => git(cwd, ["worktree", "add", "--quiet", path, branch], { hooks: target.gitHooks === true }));
+  } catch (error) {
+    // The branch was made for this worktree a moment ago and holds nothing of its own.
+    await retryingWorktreeRace(() => git(cwd, ["branch", "-D", "--quiet", branch])).catch(() => undefined);
+    throw worktreeFailed(path, branch, error, existsSync(path) ? `remove ${path} (left from an earlier run), then run again` : "check the repository with git worktree list, then run again");
+  }
 }
 
 function worktreeFailed(path: string, branch: string, error: unknown, hint: string): BatonError {

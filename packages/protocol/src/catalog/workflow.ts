@@ -111,13 +111,13 @@ export const stageRetrying = defineEvent(
 
 export const routeSelected = defineEvent(
   "route.selected",
-  "The edge taken after a stage, and why: a matching `condition`, the `preferred_label`, a `suggested_next` id, an `unconditional` edge, or a `retry_target` after a failure.",
+  "The edge taken after a stage, and why: a matching `condition`, the `preferred_label`, a `suggested_next` id, an `unconditional` edge, a `retry_target` after a failure, or `join`: from a fan-out (or `foreach`) whose branches have ended, to their fan-in.",
   z.looseObject({
     from: stageId,
     to: stageId,
     label: z.string().optional(),
     condition: z.string().optional(),
-    reason: z.enum(["condition", "preferred_label", "suggested_next", "unconditional", "retry_target", "gate"]),
+    reason: z.enum(["condition", "preferred_label", "suggested_next", "unconditional", "retry_target", "gate", "join"]),
   }),
 );
 
@@ -152,6 +152,10 @@ export const parallelStarted = defineEvent(
     join_policy: z.enum(["wait_all", "first_success"]),
     max_parallel: z.number().int().min(1),
     base_sha: z.string().optional(),
+    /** The fan-in stage the branches end at, where they are merged. */
+    fan_in: stageId.optional(),
+    /** Branches that ended in an earlier attempt of this visit (before a crash): not run again. */
+    reused: z.array(branchId).optional(),
   }),
 );
 
@@ -179,8 +183,16 @@ export const parallelCompleted = defineEvent(
 
 export const integrationCompleted = defineEvent(
   "integration.completed",
-  "A fan-in merged one branch into the run's branch.",
-  z.looseObject({ stage: stageId, branch: branchId, sha: z.string().min(1), git_branch: z.string().optional() }),
+  "A fan-in merged one branch into the run's branch (`git merge --no-ff`), in branch order.",
+  z.looseObject({
+    stage: stageId,
+    branch: branchId,
+    /** The merge commit; with `empty`, the run's head (nothing was merged). */
+    sha: z.string().min(1),
+    git_branch: z.string().optional(),
+    /** The branch had no commit of its own, or its commits were in the run's branch already. */
+    empty: z.boolean().optional(),
+  }),
 );
 
 export const integrationConflicted = defineEvent(

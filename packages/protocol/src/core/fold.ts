@@ -186,6 +186,8 @@ export function applyEvent(state: RunState, event: Envelope): void {
       break;
     }
     case "git.committed":
+      // A fan-out branch commits on a git branch of its own; the run's commit is on the run's.
+      if (event.stage?.branch !== undefined) break;
       state.commit = {
         sha: str(data["sha"]) ?? "",
         branch: str(data["branch"]) ?? "",

@@ -99,3 +99,51 @@ test("context updates set and remove keys; checkpoints keep their context, next 
   assert.equal(answered.workflow.gate, undefined);
   assert.deepEqual(answered.warnings, []);
 });
+
+test("a fan-out's branches are folded in branch order; a visit started again keeps the branches that ended and reopens the rest", () => {
+  const fan = { id: "fan", visit: 1 };
+  const branches = [{ branch: "a", target: "a" }, { branch: "b", target: "b" }];
+  const started = ["parallel.started", { stage: "fan", branches, join_policy: "wait_all", max_parallel: 2, base_sha: "base", fan_in: "gather" }, fan] as const;
+  const state = foldRun(
+    events(
+      [...started],
+      ["branch.started", { stage: "fan", branch: "a", target: "a", git_branch: "baton/1-x--a" }, { ...fan, branch: "a" }],
+      ["branch.started", { stage: "fan", branch: "b", target: "b" }, { ...fan, branch: "b" }],
+      ["branch.completed", { stage: "fan", branch: "a", outcome: "succeeded", head_sha: "h1" }, { ...fan, branch: "a" }],
+      // The process died here; the visit runs again.
+      ["parallel.started", { stage: "fan", branches, join_policy: "wait_all", max_parallel: 2, base_sha: "base", fan_in: "gather", reused: ["a"] }, fan],
+    ),
+  );
+  assert.deepEqual(
+    state.workflow.fan_outs.map((f) => [f.stage, f.visit, f.fan_in, f.outcome, f.branches.map((b) => [b.branch, b.status, b.head_sha, b.git_branch])]),
+    [["fan", 1, "gather", undefined, [["a", "succeeded", "h1", "baton/1-x--a"], ["b", "pending", undefined, undefined]]]],
+  );
+  const done = foldRun(
+    events(
+      [...started],
+      ["branch.completed", { stage: "fan", branch: "b", outcome: "cancelled", error: { code: "cancelled", message: "another branch succeeded first" } }, { ...fan, branch: "b" }],
+      ["parallel.completed", { stage: "fan", outcome: "failed", results: [] }, fan],
+    ),
+  );
+  assert.equal(done.workflow.fan_outs[0]?.outcome, "failed");
+  assert.deepEqual(done.workflow.fan_outs[0]?.branches[1]?.error, { code: "cancelled", message: "another branch succeeded first" });
+  assert.deepEqual(done.warnings, []);
+});
+
+test("a branch's context updates, checkpoints and commits stay in the branch: the run's context, checkpoints and commit are its own", () => {
+  const inBranch = { id: "build", visit: 1, branch: "item-0" };
+  const state = foldRun(
+    events(
+      ["git.committed", { sha: "run1", branch: "baton/1-x", message: "m", files: [] }, { id: "plan", visit: 1 }],
+      ["context.updated", { updates: { plan: "p" } }],
+      ["context.updated", { updates: { item: "x" } }, inBranch],
+      ["checkpoint.saved", { stage: "build", visit: 1, context: {}, visits: {} }, inBranch],
+      ["git.committed", { sha: "b1", branch: "baton/1-x--item-0", message: "m", files: [] }, inBranch],
+      ["branch.completed", { stage: "nowhere", branch: "x", outcome: "succeeded" }, { id: "nowhere", visit: 1, branch: "x" }],
+    ),
+  );
+  assert.deepEqual(state.workflow.context, { plan: "p" });
+  assert.deepEqual(state.workflow.checkpoints, []);
+  assert.equal(state.commit?.sha, "run1");
+  assert.equal(state.warnings.length, 1, "a branch event without its fan-out is a warning");
+});

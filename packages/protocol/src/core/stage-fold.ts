@@ -44,6 +44,34 @@ export type CheckpointState = {
   visits: Record<string, number>;
 };
 
+/** One branch of a fan-out, as its events tell it. */
+export type BranchState = {
+  branch: string;
+  /** The stage it starts at. */
+  target: string;
+  /** A `foreach` branch's item. */
+  item?: unknown;
+  status: "pending" | "running" | "succeeded" | "partially_succeeded" | "skipped" | "failed" | "cancelled";
+  git_branch?: string;
+  path?: string;
+  /** The head of its git branch when it ended (absent when it committed nothing). */
+  head_sha?: string;
+  error?: { code: string; message: string };
+};
+
+/** One visit of a fan-out (or `foreach`) stage and its branches, in branch order. */
+export type FanOutState = {
+  stage: string;
+  visit: number;
+  fan_in?: string;
+  base_sha?: string;
+  join_policy: string;
+  max_parallel: number;
+  branches: BranchState[];
+  /** Set by `parallel.completed`: every branch has ended. */
+  outcome?: string;
+};
+
 export type WorkflowState = {
   name?: string;
   nodes: { id: string; label?: string; handler: string }[];
@@ -55,12 +83,22 @@ export type WorkflowState = {
   /** Every checkpoint, oldest first: resume takes the last, fork any. */
   checkpoints: CheckpointState[];
   context: Record<string, unknown>;
-  /** Each wait stage visit's deadline, by `stage@visit`: a resumed wait keeps it. */
+  /** Each wait stage visit's deadline, by {@link waitKey} (`stage@visit`): a resumed wait keeps it. */
   waits: Record<string, string>;
+  /**
+   * Every fan-out visit, in the order they started. A visit started again after a crash is the
+   * same entry: branches that ended keep their end, so a resumed fan-out does not run them again.
+   */
+  fan_outs: FanOutState[];
 };
 
+/** A wait's key in {@link WorkflowState.waits}: `stage@visit`, and `/branch` inside a fan-out's branch. */
+export function waitKey(scope: { id: string; visit: number; branch?: string | undefined }): string {
+  return `${scope.id}@${scope.visit}${scope.branch === undefined ? "" : `/${scope.branch}`}`;
+}
+
 export function initialWorkflowState(): WorkflowState {
-  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {}, waits: {} };
+  return { nodes: [], edges: [], stages: [], checkpoints: [], context: {}, waits: {}, fan_outs: [] };
 }
 
 /** The attempts still running (started, not yet completed or failed). */
@@ -129,12 +167,15 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
       break;
     }
     case "context.updated":
+      // A branch's context is its own copy: it never changes the run's.
+      if (event.stage?.branch !== undefined) break;
       for (const [key, value] of Object.entries(record(data["updates"]))) {
         if (value === null) delete state.context[key];
         else Object.defineProperty(state.context, key, { value, enumerable: true, writable: true, configurable: true });
       }
       break;
     case "checkpoint.saved":
+      if (event.stage?.branch !== undefined) break;
       state.checkpoints.push(
         definedFields({
           stage: str(data["stage"]) ?? "",
@@ -161,7 +202,7 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
     case "wait.started": {
       const until = str(data["until"]);
       if (until !== undefined && event.stage !== undefined) {
-        Object.defineProperty(state.waits, `${event.stage.id}@${event.stage.visit}`, { value: until, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(state.waits, waitKey(event.stage), { value: until, enumerable: true, writable: true, configurable: true });
       }
       break;
     }
@@ -169,9 +210,69 @@ export function applyWorkflowEvent(state: WorkflowState, event: Envelope, data: 
       if (state.gate === undefined || state.gate.gate !== str(data["gate"])) warn(`approval.resolved for gate ${String(data["gate"])} that is not waiting`);
       delete state.gate;
       break;
+    case "parallel.started":
+    case "branch.started":
+    case "branch.completed":
+    case "parallel.completed":
+      applyFanOutEvent(state, event, data, warn);
+      break;
     default:
       break;
   }
+}
+
+function applyFanOutEvent(state: WorkflowState, event: Envelope, data: Record<string, unknown>, warn: (text: string) => void): void {
+  const stage = str(data["stage"]) ?? "";
+  const visit = event.stage?.visit ?? 1;
+  const known = state.fan_outs.findLast((fanOut) => fanOut.stage === stage && fanOut.visit === visit);
+  if (event.type === "parallel.started") {
+    const ended = new Map((known?.branches ?? []).filter((b) => b.status !== "pending" && b.status !== "running").map((b) => [b.branch, b]));
+    const fanOut: FanOutState = definedFields({
+      stage,
+      visit,
+      fan_in: str(data["fan_in"]),
+      base_sha: str(data["base_sha"]) ?? known?.base_sha,
+      join_policy: str(data["join_policy"]) ?? "wait_all",
+      max_parallel: num(data["max_parallel"]) ?? 1,
+      branches: records(data["branches"]).map(
+        (b) => ended.get(str(b["branch"]) ?? "") ?? definedFields({ branch: str(b["branch"]) ?? "", target: str(b["target"]) ?? "", item: b["item"], status: "pending" as const }),
+      ),
+    });
+    if (known === undefined) state.fan_outs.push(fanOut);
+    else state.fan_outs[state.fan_outs.indexOf(known)] = fanOut;
+    return;
+  }
+  if (known === undefined) {
+    warn(`${event.type} for stage ${stage} visit ${visit} that started no fan-out`);
+    return;
+  }
+  if (event.type === "parallel.completed") {
+    known.outcome = str(data["outcome"]) ?? "failed";
+    return;
+  }
+  const id = str(data["branch"]) ?? "";
+  const branch = known.branches.find((b) => b.branch === id);
+  if (branch === undefined) {
+    warn(`${event.type} for branch ${id} that fan-out ${stage} does not have`);
+    return;
+  }
+  if (event.type === "branch.started") {
+    branch.status = "running";
+    const gitBranch = str(data["git_branch"]);
+    const path = str(data["path"]);
+    if (gitBranch !== undefined) branch.git_branch = gitBranch;
+    if (path !== undefined) branch.path = path;
+    return;
+  }
+  branch.status = branchOutcomeOf(data["outcome"]);
+  const head = str(data["head_sha"]);
+  if (head !== undefined) branch.head_sha = head;
+  const error = data["error"];
+  if (error !== undefined) branch.error = { code: str(record(error)["code"]) ?? "unknown", message: str(record(error)["message"]) ?? "" };
+}
+
+function branchOutcomeOf(value: unknown): BranchState["status"] {
+  return value === "succeeded" || value === "partially_succeeded" || value === "skipped" || value === "cancelled" ? value : "failed";
 }
 
 function findOpen(state: WorkflowState, stage: string, visit: number, branch: string | undefined): StageVisitState | undefined {

@@ -7,6 +7,8 @@ export type StreamHooks = {
   followerStarted?: (key: string) => void;
   /** A client was dropped with `resync` at cursor `after`. */
   clientDropped?: (key: string, after: number) => void;
+  /** A dropped client that did not take its `resync` within the grace period was cut off. */
+  clientCutOff?: (key: string) => void;
 };
 
 /** The live hubs: one per followed run, one for the feed, each gone when its last client leaves. */

@@ -20,6 +20,15 @@ async function serverFixture(t: { after: (fn: () => Promise<void>) => void }, op
 const open = (fixture: Fixture, path: string, headers: Record<string, string> = {}) => SseReader.open(`${fixture.url}${path}`, { ...AUTH, ...headers });
 const ids = (reader: SseReader) => reader.events().map((event) => event.__id);
 
+/** Polls `condition`; the deadline only bounds how long a failure takes to show. */
+async function waitUntil(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 test("resuming a finished run from every id gives exactly the rest, then the stream ends; at the end, 204", async (t) => {
   const fixture = await serverFixture(t);
   const { number, last } = await finishedRun(fixture.store, 20);
@@ -197,14 +206,14 @@ test("clients that go away mid-stream leave no hub or follower behind", async (t
   await feed.waitFor("the first events", () => ids(feed).length === 2);
   assert.equal(fixture.server.hubs.size, 2, "one hub for the run, one for the feed");
   for (const reader of [...readers, feed]) reader.close();
-  const deadline = Date.now() + 10_000;
-  while (fixture.server.hubs.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.equal(fixture.server.hubs.size, 0);
+  await waitUntil("every hub to be gone", () => fixture.server.hubs.size === 0);
 });
 
 test("a dropped client that never reads again is disconnected after the grace period", async (t) => {
   const dropped: number[] = [];
-  const fixture = await serverFixture(t, { stream: { ringEvents: 32, ringBytes: 128 * 1024, dropGraceMs: 200 }, hooks: { clientDropped: (_key, after) => dropped.push(after) } });
+  let cutOff = 0;
+  const hooks = { clientDropped: (_key: string, after: number) => dropped.push(after), clientCutOff: () => (cutOff += 1) };
+  const fixture = await serverFixture(t, { stream: { ringEvents: 32, ringBytes: 128 * 1024, dropGraceMs: 200 }, hooks });
   const writer = await beginRun(fixture.store);
   t.after(() => writer.close());
   const stuck = await open(fixture, `/api/runs/${writer.number}/stream`);
@@ -217,10 +226,10 @@ test("a dropped client that never reads again is disconnected after the grace pe
   }
   assert.equal(dropped.length, 1);
   assert.equal(fixture.server.hubs.size, 0, "its hub is gone with it");
-  // A paused socket does not notice its end; wait past the grace period, then read on. The
-  // server destroyed the connection with `resync` still in its own buffers: the client gets
-  // what the kernel held, a gap-free prefix, then the end, and never the `resync`.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // A paused socket does not notice its end; wait for the server to cut it off, then read on.
+  // The server destroyed the connection with `resync` still in its own buffers: the client
+  // gets what the kernel held, a gap-free prefix, then the end, and never the `resync`.
+  await waitUntil("the server to cut the stuck client off", () => cutOff === 1);
   stuck.resume();
   await stuck.ended;
   assert.equal(stuck.frames.filter((f) => f.event === "resync").length, 0, "no resync: the connection was cut");

@@ -66,6 +66,7 @@ function sse(c: Context<{ Bindings: HttpBindings }>, options: StreamRoutesOption
         // Explicitly: once closed, hono's stream no longer aborts itself when the socket goes,
         // and the write in flight would wait forever.
         stream.abort();
+        hubs.hooks.clientCutOff?.(key);
       },
       onDrop: (cursor) => hubs.hooks.clientDropped?.(key, cursor),
     });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { testTempDir } from "@baton/protocol/testing";
+import { makeGate } from "../testing/gate.ts";
 import { driveFakeAgent, openSession, prompt } from "./acp-test-client.ts";
 import type { FakeAgentProcess } from "./acp-test-client.ts";
 import { fakeAgentBinPath } from "./command.ts";
@@ -18,6 +19,8 @@ before(async () => {
 });
 
 const json = (script: ScriptInput): string[] => ["--script-json", JSON.stringify(script)];
+/** A wait no test sits out: an answer before it is over was cut short. */
+const LONG_WAIT_MS = 30_000;
 const ofKind = (agent: FakeAgentProcess, kind: string) => agent.updates().filter((u) => u.sessionUpdate === kind);
 const chunkText = (update: Record<string, unknown>) => (update.content as { text: string }).text;
 
@@ -158,28 +161,28 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
     assert.equal(ofKind(agent, "agent_message_chunk").length, 0);
   });
 
-  test("session/cancel during a sleep answers cancelled promptly", async () => {
-    await driveFakeAgent(json([{ say: "waiting" }, { sleep: 30_000 }, { say: "never" }]), async (ctx, agent) => {
+  test("session/cancel during a sleep answers cancelled before the sleep is over", async () => {
+    await driveFakeAgent(json([{ say: "waiting" }, { sleep: LONG_WAIT_MS }, { say: "never" }]), async (ctx, agent) => {
       const sessionId = await openSession(ctx, cwd);
+      const promptedAt = performance.now();
       const response = prompt(ctx, sessionId);
       await waitFor(() => ofKind(agent, "agent_message_chunk").length > 0);
-      const cancelledAt = performance.now();
       await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       assert.equal((await response).stopReason, "cancelled");
-      assert.ok(performance.now() - cancelledAt < 1000, "cancel took too long");
+      assert.ok(performance.now() - promptedAt < LONG_WAIT_MS, "the cancel waited the sleep out");
       assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join(""), "waiting");
     });
   });
 
   test("session/cancel kills a running command and fails its tool call", async () => {
-    await driveFakeAgent(json([{ run: "echo started; sleep 30; echo never" }]), async (ctx, agent) => {
+    await driveFakeAgent(json([{ run: `echo started; sleep ${LONG_WAIT_MS / 1000}; echo never` }]), async (ctx, agent) => {
       const sessionId = await openSession(ctx, cwd);
+      const promptedAt = performance.now();
       const response = prompt(ctx, sessionId);
       await waitFor(() => ofKind(agent, "tool_call_update").some((u) => u.status === "in_progress"));
-      const cancelledAt = performance.now();
       await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
       assert.equal((await response).stopReason, "cancelled");
-      assert.ok(performance.now() - cancelledAt < 1000, "cancel took too long");
+      assert.ok(performance.now() - promptedAt < LONG_WAIT_MS, "the cancel waited for the command to finish");
       const last = ofKind(agent, "tool_call_update").at(-1);
       assert.equal(last?.status, "failed");
       assert.equal((last?.rawOutput as { exit_code: unknown }).exit_code, null);
@@ -204,17 +207,35 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
   });
 
   test("hang does not answer session/cancel; the turn ends cancelled when the hang is over", async () => {
-    await driveFakeAgent(json([{ say: "stuck" }, { hang: 600 }, { say: "never" }]), async (ctx, agent) => {
+    const hangMs = 600;
+    await driveFakeAgent(json([{ say: "stuck" }, { hang: hangMs }, { say: "never" }]), async (ctx, agent) => {
       const sessionId = await openSession(ctx, cwd);
+      const promptedAt = performance.now();
       const response = prompt(ctx, sessionId);
       await waitFor(() => ofKind(agent, "agent_message_chunk").length > 0);
-      const cancelledAt = performance.now();
       await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
-      const answered = await Promise.race([response.then(() => true), new Promise((resolve) => setTimeout(resolve, 300, false))]);
-      assert.equal(answered, false, "the hang answered the cancel");
       assert.equal((await response).stopReason, "cancelled");
-      assert.ok(performance.now() - cancelledAt >= 300);
+      // The hang began after the prompt was sent; however late the cancel came, the answer
+      // could only come once the hang was over (timers tick in whole milliseconds).
+      assert.ok(performance.now() - promptedAt >= hangMs - 1, "the hang answered the cancel");
       assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join(""), "stuck");
+    });
+  });
+
+  test("wait_for holds the turn until its file exists, at an absolute path outside the session's cwd", async () => {
+    const gate = await makeGate("go");
+    await driveFakeAgent(json([{ say: "before" }, gate.step, { say: "after" }]), async (ctx, agent) => {
+      const sessionId = await openSession(ctx, cwd);
+      let turnEnded = false;
+      const response = prompt(ctx, sessionId).finally(() => (turnEnded = true));
+      await waitFor(() => ofKind(agent, "agent_message_chunk").length > 0);
+      // A notice's round trip: the agent has handled what came after the turn reached the gate.
+      assert.equal((await prompt(ctx, sessionId, "still there?")).stopReason, "end_turn");
+      assert.equal(turnEnded, false, "the turn waits at the gate");
+      assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join(""), "before");
+      await gate.open();
+      assert.equal((await response).stopReason, "end_turn");
+      assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join(""), "beforeafter");
     });
   });
 
@@ -231,13 +252,15 @@ describe("fake agent over stdio", { concurrency: PARALLEL_AGENTS }, () => {
   });
 
   test("a prompt mid-turn is answered at once with end_turn while the turn plays on", async () => {
-    await driveFakeAgent(json({ turns: [[{ say: "working" }, { sleep: 500 }, { say: "done" }], [{ say: "next" }]] }), async (ctx, agent) => {
+    const gate = await makeGate("done");
+    await driveFakeAgent(json({ turns: [[{ say: "working" }, gate.step, { say: "done" }], [{ say: "next" }]] }), async (ctx, agent) => {
       const sessionId = await openSession(ctx, cwd);
-      const turn = prompt(ctx, sessionId);
+      let turnEnded = false;
+      const turn = prompt(ctx, sessionId).finally(() => (turnEnded = true));
       await waitFor(() => ofKind(agent, "agent_message_chunk").length > 0);
-      const sentAt = performance.now();
       assert.equal((await prompt(ctx, sessionId, "Notice: 80% of the time limit is used.")).stopReason, "end_turn");
-      assert.ok(performance.now() - sentAt < 400, "the notice waited for the turn");
+      assert.equal(turnEnded, false, "the notice was answered while the turn waited at its gate");
+      await gate.open();
       assert.equal((await turn).stopReason, "end_turn");
       assert.equal((await prompt(ctx, sessionId)).stopReason, "end_turn");
       assert.equal(ofKind(agent, "agent_message_chunk").map(chunkText).join("|"), "working|done|next");

@@ -1,6 +1,8 @@
 // The fake agent in process, wired to the SDK's client over in-memory streams: for what only
 // the agent's own state shows (a session's notices) and for timing without process startup.
 import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { testTempDir } from "@baton/protocol/testing";
@@ -57,14 +59,16 @@ const prompt = (agent: InProcess, text = "go") => agent.ctx.request(acp.methods.
 
 describe("fake agent in process", () => {
   test("a prompt mid-turn is a notice: answered at once, kept, and the turn plays on", async () => {
-    const script = { turns: [[{ say: "working" }, { sleep: 300 }, { say: "done" }], [{ say: "second turn" }]] };
+    // The turn waits at a gate only this test opens: the notice's answer cannot wait for it.
+    const script = { turns: [[{ say: "working" }, { wait_for: "go" }, { say: "done" }], [{ say: "second turn" }]] };
     await inProcess(script, async (agent) => {
-      const turn = prompt(agent);
+      let turnEnded = false;
+      const turn = prompt(agent).finally(() => (turnEnded = true));
       await waitFor(() => agent.updates("agent_message_chunk").length > 0);
-      const noticeAt = performance.now();
       assert.deepEqual(await prompt(agent, "You have used 80% of your time."), { stopReason: "end_turn" });
-      assert.ok(performance.now() - noticeAt < 200, "the notice waited for the turn");
+      assert.equal(turnEnded, false, "the notice was answered while the turn still played");
       assert.deepEqual(agent.session.notices, ["You have used 80% of your time."]);
+      await writeFile(join(agent.session.cwd, "go"), "");
       assert.equal((await turn).stopReason, "end_turn");
       // The notice played no script turn: the next prompt plays turn 2.
       await prompt(agent);
@@ -106,6 +110,33 @@ describe("fake agent in process", () => {
       await agent.ctx.notify(acp.methods.agent.session.cancel, { sessionId: agent.sessionId });
       assert.equal((await turn).stopReason, "cancelled");
       assert.ok(performance.now() - startedAt >= 290, "the hang ended early");
+      assert.equal(agent.updates("agent_message_chunk").length, 0);
+    });
+  });
+
+  test("wait_for holds the turn until its file exists (relative to the session's cwd), then the turn goes on", async () => {
+    await inProcess([{ say: "before" }, { wait_for: "gates/go" }, { say: "after" }], async (agent) => {
+      let turnEnded = false;
+      const turn = prompt(agent).finally(() => (turnEnded = true));
+      await waitFor(() => agent.updates("agent_message_chunk").length > 0);
+      // A notice's round trip: the agent has handled what came after the turn reached the gate.
+      await prompt(agent, "still there?");
+      const said = () => agent.updates("agent_message_chunk").map((update) => (update["content"] as { text: string }).text).join("");
+      assert.equal(said(), "before");
+      assert.equal(turnEnded, false, "the turn waits at the gate");
+      await mkdir(join(agent.session.cwd, "gates"));
+      await writeFile(join(agent.session.cwd, "gates", "go"), "");
+      assert.equal((await turn).stopReason, "end_turn");
+      assert.equal(said(), "beforeafter");
+    });
+  });
+
+  test("a cancel ends a wait_for whose file never comes: the turn ends cancelled", async () => {
+    await inProcess([{ wait_for: "never" }, { say: "never said" }], async (agent) => {
+      const turn = prompt(agent);
+      await waitFor(() => agent.session.activeTurn !== undefined);
+      await agent.ctx.notify(acp.methods.agent.session.cancel, { sessionId: agent.sessionId });
+      assert.equal((await turn).stopReason, "cancelled");
       assert.equal(agent.updates("agent_message_chunk").length, 0);
     });
   });

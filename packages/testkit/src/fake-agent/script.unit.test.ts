@@ -19,6 +19,8 @@ const everyStep = [
   { usage: { input_tokens: 1, output_tokens: 2, cost_usd: 0.01 } },
   { sleep: 0 },
   { hang: 10 },
+  { wait_for: "gates/go" },
+  { wait_for: "/tmp/elsewhere/go" },
   { flood: 3 },
   { stderr: "API Error: 529 overloaded" },
   { stderr: "" },
@@ -107,6 +109,13 @@ describe("parseScript", () => {
     assert.match(parseError([{ hang: 2 ** 31 }]), /^script t\.json: step 1: hang: Too big/);
     assert.match(parseError([{ sleep: 2 ** 31 }]), /^script t\.json: step 1: sleep: Too big/);
     assert.match(parseError([{ stderr: 1 }]), /^script t\.json: step 1: stderr: .*expected string/);
+  });
+
+  test("wait_for takes a path, absolute or relative, and nothing else", () => {
+    assert.match(parseError([{ wait_for: "" }]), /^script t\.json: step 1: wait_for: Too small/);
+    assert.match(parseError([{ wait_for: 5 }]), /^script t\.json: step 1: wait_for: .*expected string/);
+    assert.match(parseError([{ wait_for: { path: "go" } }]), /^script t\.json: step 1: wait_for: .*expected string/);
+    assert.match(parseError([{ repeat: { times: 2, steps: [{ wait_for: "" }] } }]), /^script t\.json: step 1: repeat step 1: wait_for: Too small/);
   });
 
   test("a write outside the session's cwd is refused before anything runs", () => {

@@ -37,6 +37,12 @@ const playableStepValueSchemas = {
   sleep: z.int().nonnegative().max(MAX_WAIT_MS),
   /** A wait that ignores `session/cancel`: an agent that does not answer a cancel. */
   hang: z.int().nonnegative().max(MAX_WAIT_MS),
+  /**
+   * A wait until a file exists (absolute, or relative to the session's cwd), cut short by a
+   * cancel: a test makes the file when it has seen what it checks, so the turn goes on when
+   * the test says, never after a guessed time. Only looked at, so it may be anywhere.
+   */
+  wait_for: z.string().min(1),
   flood: z.int().positive(),
   /** A line on the agent's stderr, as agents print a provider's refusal before they give up. */
   stderr: z.string(),
@@ -65,6 +71,7 @@ const playableStepSchema = z.union([
   z.strictObject({ usage: playableStepValueSchemas.usage }),
   z.strictObject({ sleep: playableStepValueSchemas.sleep }),
   z.strictObject({ hang: playableStepValueSchemas.hang }),
+  z.strictObject({ wait_for: playableStepValueSchemas.wait_for }),
   z.strictObject({ flood: playableStepValueSchemas.flood }),
   z.strictObject({ stderr: playableStepValueSchemas.stderr }),
   z.strictObject({ fail: playableStepValueSchemas.fail }),

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { PlayableStep, Step } from "./step-schema.ts";
 import { playRun } from "./run-step.ts";
@@ -6,7 +7,7 @@ import { sendUpdate } from "./turn-context.ts";
 import type { StepOutcome, TurnContext } from "./turn-context.ts";
 import { reportUsage } from "./usage-step.ts";
 import { playDelete, playMove } from "./file-steps.ts";
-import { hangThroughCancel, sleepUnlessCancelled } from "./wait-steps.ts";
+import { hangThroughCancel, sleepUnlessCancelled, waitForFileUnlessCancelled } from "./wait-steps.ts";
 import { playWrite } from "./write-step.ts";
 
 /** How a turn ends: the prompt response, or the JSON-RPC error to answer the prompt with. */
@@ -69,6 +70,7 @@ async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
   else if ("usage" in step) await reportUsage(turn, step.usage);
   else if ("sleep" in step) await sleepUnlessCancelled(step.sleep, turn.signal);
   else if ("hang" in step) await hangThroughCancel(step.hang);
+  else if ("wait_for" in step) await waitForFileUnlessCancelled(resolve(turn.session.cwd, step.wait_for), turn.signal);
   else if ("flood" in step) await floodMessages(turn, step.flood);
   else if ("stderr" in step) await turn.writeStderr(`${step.stderr}\n`);
   else if ("fail" in step) return { fail: step.fail };

@@ -25,7 +25,7 @@ test("the bad-file corpus has a file for every rule of the checker and the parse
   for (const rule of [
     "syntax", "strict-graph", "undirected-graph", "undirected-edge", "html-label", "port", "bad-value", "unknown-handler", "condition-syntax",
     "stylesheet", "edge-target", "start-node", "exit-node", "start-incoming", "exit-outgoing", "unreachable", "exit-unreachable", "dead-end",
-    "missing-prompt", "prompt-file", "missing-script", "missing-duration", "foreach-over", "foreach-edges", "default-choice", "retry-target",
+    "missing-prompt", "prompt-file", "missing-script", "missing-duration", "foreach-over", "foreach-edges", "fan-in", "default-choice", "retry-target",
     "unsupported-handler", "unknown-attribute", "misplaced-attribute", "unknown-shape", "conditional-edges",
   ]) {
     assert.ok(rules.has(rule), `no fixture expects ${rule}`);

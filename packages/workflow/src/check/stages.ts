@@ -1,6 +1,7 @@
 import type { WorkflowNode } from "../definition/schema.ts";
 import { gateChoices, matchGateAnswer } from "../gate/options.ts";
 import { promptFileReference, resolvePromptFile } from "../prompt/files.ts";
+import { fanInOf } from "../route/fan-out.ts";
 import type { CheckContext } from "./context.ts";
 
 /** What each kind of stage needs to run: a prompt, a script, a duration, a list, its options, its targets. */
@@ -37,6 +38,10 @@ function checkContent(ctx: CheckContext, node: WorkflowNode): void {
     case "foreach":
       if (node.over === undefined || !/^[A-Za-z0-9_.-]+$/.test(node.over)) ctx.report("error", "foreach-over", ctx.nodeAt(node, "over"), `foreach stage "${node.id}" needs the context list it runs over`, 'add over="context.KEY", the key an earlier stage writes the list to');
       if (out.length !== 1) ctx.report("error", "foreach-edges", ctx.nodeAt(node), `foreach stage "${node.id}" has ${out.length} outgoing edges`, "give it exactly one: the first stage run for each item");
+      checkFanIn(ctx, node, out.length);
+      break;
+    case "parallel":
+      checkFanIn(ctx, node, out.length);
       break;
     case "human":
       checkGate(ctx, node);
@@ -52,6 +57,12 @@ function checkContent(ctx: CheckContext, node: WorkflowNode): void {
     default:
       break;
   }
+}
+
+/** A fan-out's branches end at a fan-in, where they are merged; without one they would never come back. */
+function checkFanIn(ctx: CheckContext, node: WorkflowNode, outgoing: number): void {
+  if (outgoing === 0 || fanInOf(ctx.definition, node.id) !== undefined) return;
+  ctx.report("error", "fan-in", ctx.nodeAt(node), `${node.handler} stage "${node.id}" reaches no fan-in stage: its branches would never be merged`, "add a fan-in stage (shape=tripleoctagon) where its branches meet, and an edge from it onwards");
 }
 
 function checkPrompt(ctx: CheckContext, node: WorkflowNode): void {

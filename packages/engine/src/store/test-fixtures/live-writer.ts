@@ -2,14 +2,15 @@
 // Usage: node live-writer.ts <batonDir>
 // Creates a run, appends run.started, prints `run <runId>`, then reads commands from stdin:
 //   `readers N`  waits until N processes read its live socket, prints `readers N`
-//   `steps N`    N times: appends a log `m<i>`, publishes a delta `d<i>`, waits for the log
-//                to be durable and a little more; prints `stepped <lastSeq>`
+//   `step`       appends the next log `m<i>`, publishes a delta `d<i>`, waits for the log to
+//                be durable; prints `stepped <lastSeq>`. One at a time: the test sends the next
+//                once its reader has the delta, so no delta races the log event after it.
 //   `flood N`    publishes N deltas of 1 KiB in bursts of 64 (yielding between bursts), then
 //                appends a log and waits for it; prints `flooded <readers left> <lastSeq>`
 //   `crash`      SIGKILLs itself (lock and socket stay behind)
 //   `close`      appends run.completed, closes, prints `closed`, exits
 import { createInterface } from "node:readline";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate as yieldToLoop, setTimeout as sleep } from "node:timers/promises";
 import { openStore } from "../open-store.ts";
 
 const [batonDir] = process.argv.slice(2);
@@ -19,6 +20,7 @@ const writer = await store.createRun({ task: "live", agent: "fixture", repo: { r
 await writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: "fixture" }).durable;
 process.stdout.write(`run ${writer.runId}\n`);
 const delta = (text: string) => writer.publish("agent.delta", { session: "ses_fixture", kind: "text", text });
+let stepped = 0;
 
 for await (const line of createInterface({ input: process.stdin })) {
   const [command, argument] = line.split(" ");
@@ -26,19 +28,17 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (command === "readers") {
     while (writer.liveReaderCount < count) await sleep(10);
     process.stdout.write(`readers ${writer.liveReaderCount}\n`);
-  } else if (command === "steps") {
-    for (let index = 1; index <= count; index += 1) {
-      const event = writer.append("log", { level: "info", message: `m${index}` });
-      delta(`d${index}`);
-      await event.durable;
-      await sleep(30);
-    }
+  } else if (command === "step") {
+    stepped += 1;
+    const event = writer.append("log", { level: "info", message: `m${stepped}` });
+    delta(`d${stepped}`);
+    await event.durable;
     process.stdout.write(`stepped ${writer.lastSeq}\n`);
   } else if (command === "flood") {
     const text = "x".repeat(1024);
     for (let index = 1; index <= count; index += 1) {
       delta(text);
-      if (index % 64 === 0) await sleep(2);
+      if (index % 64 === 0) await yieldToLoop();
     }
     await writer.append("log", { level: "info", message: "after the flood" }).durable;
     process.stdout.write(`flooded ${writer.liveReaderCount} ${writer.lastSeq}\n`);

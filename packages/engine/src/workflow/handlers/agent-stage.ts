@@ -16,8 +16,8 @@ export type AgentStageDeps = {
   router: WorkflowRouter;
   /** The agent a stage runs: its own `agent=`/`model=` (or the stylesheet's), else the run's. */
   resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
-  /** The sessions stages share by `thread_id`. */
-  threads: AgentThreads;
+  /** The sessions stages share by `thread_id`; none in a fan-out's branch, whose stages each start their own. */
+  threads?: AgentThreads | undefined;
 };
 
 /** A prompt stage answers and changes nothing: every tool call that could change something is refused. */
@@ -46,7 +46,7 @@ export function agentStage(deps: AgentStageDeps, options: { readOnly: boolean })
     let outcome;
     try {
       outcome =
-        node.thread_id === undefined || options.readOnly
+        node.thread_id === undefined || options.readOnly || deps.threads === undefined
           ? await runConductedAgent(stage.sink, { dir: deps.runDir, settings, agent, prompt, workspace: deps.workspace, signal, startedAt: deps.startedAt })
           : await deps.threads.prompt(node.thread_id, agent, { sink: stage.sink, prompt, signal });
     } finally {

@@ -32,7 +32,9 @@ export function commandStage(deps: CommandStageDeps) {
       timeoutMs: stage.node.timeout_ms,
       signal: stage.signal,
     });
-    const traced = deps.trace.write(`stage-${stage.node.id}-${stage.scope.visit}-${stage.attempt}`, result.output);
+    // Branches of a foreach run the same stage: the branch keeps their outputs apart.
+    const branch = stage.scope.branch === undefined ? "" : `-${stage.scope.branch}`;
+    const traced = deps.trace.write(`stage-${stage.node.id}${branch}-${stage.scope.visit}-${stage.attempt}`, result.output);
     const redacted = deps.redactor.redactText(result.output);
     return commandStageResult(result, { file: traced?.file, preview: redacted.slice(-COMMAND_PREVIEW_CHARS) });
   };

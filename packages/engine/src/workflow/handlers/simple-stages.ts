@@ -1,3 +1,4 @@
+import { waitKey } from "@baton/protocol/core";
 import type { StageResult } from "../stage-result.ts";
 import type { StageRun } from "../walk-workflow.ts";
 
@@ -34,6 +35,6 @@ export function waitStage(deps: { now: () => Date; sleep: (ms: number, signal: A
 
 /** The deadline an earlier process recorded for this same visit, if it got that far. */
 function recordedDeadline(stage: StageRun): string | undefined {
-  const deadline = stage.sink.state.workflow.waits[`${stage.scope.id}@${stage.scope.visit}`];
+  const deadline = stage.sink.state.workflow.waits[waitKey(stage.scope)];
   return deadline;
 }
