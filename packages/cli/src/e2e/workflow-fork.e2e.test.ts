@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { foldRun, isFinalType, openStages, type Envelope } from "@baton/protocol/core";
-import { eventsOfType, git, makeRepo, readEvents, runBaton, runIds } from "./cli-harness.ts";
+import { foldRun, type Envelope } from "@baton/protocol/core";
+import { eventsOfType, git, readEvents, runBaton, runIds } from "./cli-harness.ts";
+import { assertWellClosed, workflowProject } from "./workflow-harness.ts";
 
 /** A pipeline whose last check fails: the run fails after four stages with a checkpoint each. */
 const SHIP = (check: string) => `digraph ship {
@@ -23,22 +24,12 @@ const STAGES = {
 };
 
 async function failedShipRun(): Promise<{ repo: string; originId: string; events: Envelope[] }> {
-  const repo = await makeRepo("cli-wf-fork-");
-  await mkdir(join(repo, ".baton", "workflows"), { recursive: true });
-  await writeFile(join(repo, ".baton", "workflows", "ship.dot"), SHIP("test -f approved.txt"));
-  await writeFile(join(repo, ".baton", "stages.json"), JSON.stringify({ stages: STAGES }));
-  const run = await runBaton(repo, ["run", "Ship the release", "--workflow", "ship", "--script", ".baton/stages.json", "--yes", "--timeout", "5m"]);
+  const { repo, script } = await workflowProject("ship", SHIP("test -f approved.txt"), STAGES, "cli-wf-fork-");
+  const run = await runBaton(repo, ["run", "Ship the release", "--workflow", "ship", "--script", script, "--yes", "--timeout", "5m"]);
   assert.equal(run.code, 1, run.stderr + run.stdout);
   assert.match(run.stdout, /baton resume 1 .*· baton fork 1 --at STAGE/, "a failed run names both ways on");
   const [originId] = await runIds(repo);
   return { repo, originId: originId as string, events: await readEvents(repo, originId as string) };
-}
-
-function assertClosed(events: readonly Envelope[]): void {
-  const state = foldRun(events);
-  assert.deepEqual(state.warnings, [], "the log folds without a warning");
-  assert.deepEqual(openStages(state.workflow), [], "every stage.started is closed");
-  assert.equal(events.filter((e) => e.type === "run.paused" || isFinalType(e.type)).length, eventsOfType(events, "run.started").length, "one terminal event per run.started");
 }
 
 test("fork from a middle stage of a failed run: a new run on a branch at that checkpoint's commit, its context, only the later stages", async () => {
@@ -76,7 +67,7 @@ test("fork from a middle stage of a failed run: a new run on a branch at that ch
   const inherited = eventsOfType(events, "checkpoint.saved")[0];
   assert.deepEqual([inherited?.data["stage"], inherited?.data["next"], inherited?.data["commit"]], ["build", "review", commit], "the fork's log starts at its checkpoint");
   assert.equal(foldRun(events).workflow.context["ticket"], "T-7", "the context of the checkpoint");
-  assertClosed(events);
+  assertWellClosed(events);
   assert.match(fork.stdout, /\[review\] /, "the live view names the stage");
 
   // The origin is as it was.
