@@ -110,6 +110,7 @@ test("show lists a workflow run's stage visits with outcome, duration, usage and
     [
       started,
       ["workflow.loaded", SAMPLE_DATA["workflow.loaded"]],
+      ["workspace.ready", { kind: "worktree", path: "/r/.baton/worktrees/1-fix", branch: "baton/1-fix", base: "main", base_sha: "abcdef" }],
       ["stage.started", { stage: "plan", handler: "agent", visit: 1, attempt: 1, max_attempts: 2 }, plan],
       ["stage.failed", { stage: "plan", visit: 1, error: { code: "interrupted", message: "the process ended" }, class: "transient_infra", will_retry: false, duration_ms: 1_500 }, plan],
       ["stage.started", { stage: "plan", handler: "agent", visit: 1, attempt: 1, max_attempts: 2 }, plan],
@@ -130,6 +131,7 @@ test("show lists a workflow run's stage visits with outcome, duration, usage and
   assert.match(text, /^forked: {4}run 4 at build@1 \(fedcba987654\)$/m);
   assert.match(text, /^gate: {6}approve waits: "Approve the plan" · Approve \(A\), Revise \(R\) · baton approve 1 · baton reject 1 · baton answer 1 CHOICE$/m);
   assert.match(text, /^checkpoint: check@1 · next approve$/m);
+  assert.match(text, /^commit: {4}0123456789ab on baton\/1-fix · the checkpoint of plan@1$/m, "the branch's head is its last checkpoint commit");
   assert.deepEqual(text.slice(text.indexOf("STAGES\n")).trimEnd().split("\n"), [
     "STAGES",
     "  STAGE    VISIT  ATTEMPT  OUTCOME               DURATION  USAGE               COMMIT",

@@ -52,7 +52,11 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
         : `workspace: in place ${visibleText(workspace.path)}`,
     );
   }
-  if (state.commit !== undefined) {
+  // A workflow run's branch moves at each checkpoint, merges of a fan-in included.
+  const head = state.workflow.checkpoints.findLast((checkpoint) => checkpoint.commit !== undefined);
+  if (head?.commit !== undefined) {
+    lines.push(`commit:    ${visibleText(head.commit.slice(0, 12))} on ${visibleText(workspace?.branch ?? "-")} · the checkpoint of ${visibleText(`${head.stage}@${head.visit}`)}`);
+  } else if (state.commit !== undefined) {
     const { sha, branch, files, message } = state.commit;
     lines.push(`commit:    ${visibleText(sha.slice(0, 12))} on ${visibleText(branch)} · ${files} ${files === 1 ? "file" : "files"} · ${visibleText(message)}`);
   } else if (workspace?.kind === "worktree" && (state.status === "succeeded" || state.status === "failed" || state.status === "cancelled")) {

@@ -134,6 +134,11 @@ test("fan-outs, branches, merges, conflicts and waits; each branch's lines name 
   ]);
 });
 
+test("a stage whose label is its id shows no label: the prefix names it", () => {
+  const { lines } = render([sample("stage.started", { id: "start", visit: 1 }, { stage: "start", label: "start", handler: "start", max_attempts: 1, agent: undefined, model: undefined })]);
+  assert.deepEqual(lines, ["[start] ▸ start stage"]);
+});
+
 test("a forked run names its origin under its first line", () => {
   const { lines } = render([sample("run.created", undefined, { number: 4, origin: { run: "run_01", number: 2, stage: "build", visit: 1, commit: "0123456789abcdef" } })]);
   assert.equal(lines[2], "  forked from run 2 at build@1 (0123456789ab)");

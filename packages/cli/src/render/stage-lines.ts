@@ -78,7 +78,8 @@ export function workflowEventLines(event: Envelope, run: string): ToneLine[] | u
 
 /** `agent stage "Plan" · visit 2 · attempt 2/3 · claude (opus)`. */
 function stageStartedWords(data: Data): string {
-  const label = text(data["label"]);
+  // A stage with no label of its own carries its id as the label: the prefix shows it already.
+  const label = data["label"] === data["stage"] ? "" : text(data["label"]);
   const visit = num(data["visit"]) ?? 1;
   const max = num(data["max_attempts"]) ?? 1;
   const agent = text(data["agent"]);
