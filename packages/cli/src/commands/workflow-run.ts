@@ -1,19 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import {
-  BatonError,
-  definitionRouter,
-  executeWorkflow,
-  findAgent,
-  loadedWorkflow,
-  prepareAgentLaunch,
-  type AgentRegistry,
-  type AgentRunSettings,
-  type AgentToRun,
-  type BatonConfig,
-  type WorkflowRunRequest,
-  type WorkflowRunResult,
-} from "@baton/engine";
+import type { BatonConfig } from "@baton/engine/config";
+import { findAgent, prepareAgentLaunch, type AgentRegistry } from "@baton/engine/agents";
+import { BatonError } from "@baton/engine/errors";
+import { definitionRouter, executeWorkflow, loadedWorkflow, type AgentRunSettings, type AgentToRun, type WorkflowRunRequest, type WorkflowRunResult } from "@baton/engine/workflow";
 import { isWorkflowError, loadValidWorkflow, type WorkflowDefinition } from "@baton/workflow";
 import { validateScript } from "@baton/testkit/launch";
 import { definedFields } from "@baton/protocol/core";
@@ -135,6 +125,13 @@ export function workflowExitCode(result: WorkflowRunResult): number {
     default:
       return EXIT.failed;
   }
+}
+
+/** What to do next, after the closing summary: answer a waiting gate, or look at the run. */
+export function nextSteps(result: { number: number; status: string; gate?: string }): string {
+  if (result.status === "paused") return `\nPaused at gate ${result.gate ?? ""}: baton approve ${result.number} · baton reject ${result.number} · baton answer ${result.number} CHOICE\n`;
+  if (result.status === "failed") return `\nNext: baton show ${result.number} · baton resume ${result.number} (continues after its last checkpoint)\n`;
+  return `\nNext: baton show ${result.number} · baton events ${result.number}\n`;
 }
 
 export function resolveScriptPath(ctx: CliContext, script: string): string {

@@ -14,9 +14,9 @@ import type { Workspace } from "../workspace/open-workspace.ts";
 import type { WorkspacePlan } from "../workspace/plan-workspace.ts";
 import { commitStage } from "./commit-stage.ts";
 import type { GateDecision } from "./gate-answer.ts";
-import { agentStage } from "./handlers/agent-stage.ts";
 import { commandStage } from "./handlers/command-stage.ts";
 import { gateStage } from "./handlers/gate-stage.ts";
+import { lazyAgentStage } from "./handlers/lazy-agent-stage.ts";
 import { conditionalStage, markerStage, waitStage } from "./handlers/simple-stages.ts";
 import { resumePoint } from "./resume-point.ts";
 import { walkWorkflow, type WalkStart } from "./walk-workflow.ts";
@@ -128,8 +128,8 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
         start: markerStage,
         exit: markerStage,
         conditional: conditionalStage,
-        agent: agentStage(agentDeps, { readOnly: false }),
-        prompt: agentStage(agentDeps, { readOnly: true }),
+        agent: lazyAgentStage(agentDeps, { readOnly: false }),
+        prompt: lazyAgentStage(agentDeps, { readOnly: true }),
         command: commandStage({ cwd: ready.path, env: request.commandEnv, trace, redactor: request.settings.redactor }),
         human: gateStage({
           router: request.router,
