@@ -7,8 +7,6 @@ import path from "node:path";
 import { definitionRouter, executeWorkflow, loadedWorkflow, openStore, Redactor, type RunLogWriter, type WorkflowRunRequest, type WorkflowRunResult } from "@baton/engine";
 import type { WorkflowDefinition } from "@baton/workflow";
 
-export const GIT_IDENTITY = ["-c", "user.name=Baton Bench", "-c", "user.email=bench@baton.invalid"];
-
 /** A scratch folder and its removal. */
 export async function scratchDir(prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `baton-bench-${prefix}-`));
