@@ -60,11 +60,13 @@ const PEAK_REPORTER = `data:text/javascript,${encodeURIComponent(`
 import { readFileSync, writeSync } from "node:fs";
 process.on("exit", () => {
   const kib = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "NaN";
-  writeSync(2, "\\nBATON_BENCH_PEAK_RSS " + Number(kib) * 1024 + "\\n");
+  const cpu = process.cpuUsage();
+  writeSync(2, "\\nBATON_BENCH_PEAK_RSS " + Number(kib) * 1024 + " " + (cpu.user + cpu.system) / 1000 + "\\n");
 });`)}`;
-const PEAK_LINE = /^BATON_BENCH_PEAK_RSS (\d+)$/m;
+const PEAK_LINE = /^BATON_BENCH_PEAK_RSS (\d+) ([\d.]+)$/m;
 
-export type Measured = { ms: number; code: number | null; peakRss: number; stdout: string; stdoutLines: number; stderr: string };
+/** `cpuMs`: the child's CPU time (user + system) as it exits, from `process.cpuUsage()` in the same preloaded module. */
+export type Measured = { ms: number; code: number | null; peakRss: number; cpuMs: number; stdout: string; stdoutLines: number; stderr: string };
 
 export type MeasureOptions = {
   /** Keep the child's stdout (default: it goes to /dev/null). */
@@ -76,7 +78,7 @@ export type MeasureOptions = {
 };
 
 /**
- * Runs `node <args>` as a child and measures it: wall time from spawn to exit, and its peak
+ * Runs `node <args>` as a child and measures it: wall time from spawn to exit, its CPU time, and its peak
  * RSS, read from /proc/self/status (VmHWM) by a module preloaded with `--import` as it exits
  * (not `resourceUsage().maxRSS`: on Linux a child starts with its forking parent's peak).
  */
@@ -99,5 +101,5 @@ export async function runMeasured(args: readonly string[], options: MeasureOptio
   });
   const ms = performance.now() - started;
   const peak = PEAK_LINE.exec(stderr);
-  return { ms, code, peakRss: peak ? Number(peak[1]) : Number.NaN, stdout, stdoutLines, stderr: stderr.replace(PEAK_LINE, "").trim() };
+  return { ms, code, peakRss: peak ? Number(peak[1]) : Number.NaN, cpuMs: peak ? Number(peak[2]) : Number.NaN, stdout, stdoutLines, stderr: stderr.replace(PEAK_LINE, "").trim() };
 }

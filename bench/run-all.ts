@@ -14,6 +14,9 @@ const BENCHMARKS = [
   "bench/store/follow-memory.bench.ts",
   "bench/harness-overhead.bench.ts",
   "bench/serve/sse-fanout.bench.ts",
+  "bench/workflow/stage-transition.bench.ts",
+  "bench/workflow/checkpoint-commit.bench.ts",
+  "bench/workflow/resume-startup.bench.ts",
   "bench/agents/startup.bench.ts",
 ];
 

@@ -1,4 +1,5 @@
-import { BUILTIN_AGENTS, buildRegistry, type AgentRegistry, type BatonConfig } from "@baton/engine";
+import { BUILTIN_AGENTS, buildRegistry, type AgentRegistry } from "@baton/engine/agents";
+import type { BatonConfig } from "@baton/engine/config";
 import { fakeAgentEntry } from "@baton/testkit/launch";
 
 /** Every agent `baton run` and `baton agents` know: the built-ins, the fake agent, and the project's `[agents.*]`. */

@@ -1,4 +1,6 @@
-import { BatonError, formatDuration, type AgentEntry, type BatonConfig, type RunLimits } from "@baton/engine";
+import type { AgentEntry, BatonConfig, RunLimits } from "@baton/engine";
+import { formatDuration } from "@baton/engine/duration";
+import { BatonError } from "@baton/engine/errors";
 import { definedFields } from "@baton/protocol/core";
 import { duration } from "./option-values.ts";
 

@@ -9,8 +9,7 @@ import { checkLimits, resolveLimits } from "../run-limits.ts";
 import { VERSION } from "../version.ts";
 import { readLaunch, saveLaunch } from "./run-launch.ts";
 import { eventView } from "./run-view.ts";
-import { nextSteps } from "./run-workflow.ts";
-import { agentRunSettings, loadRunWorkflow, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
+import { agentRunSettings, loadRunWorkflow, nextSteps, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
 
 export type ForkOptions = { at: string; json?: boolean; timeout?: number; autoApprove?: boolean; yes?: boolean };
 

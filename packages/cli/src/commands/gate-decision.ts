@@ -1,4 +1,5 @@
-import { answerGate, BatonError, type GateDecision } from "@baton/engine";
+import { BatonError } from "@baton/engine/errors";
+import { answerGate, type GateDecision } from "@baton/engine/workflow";
 import type { RunState } from "@baton/protocol/core";
 
 /**

@@ -1,7 +1,11 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { BatonError, executeWorkflow, loadConfig, openStore, Redactor, secretsFromEnv, type GateDecision } from "@baton/engine";
-import { definedFields, foldRun, type Envelope } from "@baton/protocol/core";
+import { loadConfig } from "@baton/engine/config";
+import { BatonError } from "@baton/engine/errors";
+import { Redactor, secretsFromEnv } from "@baton/engine/redaction";
+import { openStore } from "@baton/engine/store";
+import { executeWorkflow, type GateDecision } from "@baton/engine/workflow";
+import { applyEvent, definedFields, initialRunState } from "@baton/protocol/core";
 import { agentRegistry } from "../agent-registry.ts";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
@@ -9,8 +13,7 @@ import { resolveLimits } from "../run-limits.ts";
 import { VERSION } from "../version.ts";
 import { readLaunch } from "./run-launch.ts";
 import { eventView } from "./run-view.ts";
-import { nextSteps } from "./run-workflow.ts";
-import { agentRunSettings, loadRunWorkflow, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
+import { agentRunSettings, loadRunWorkflow, nextSteps, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
 import { checkDecision } from "./gate-decision.ts";
 
 export type ResumeOptions = { json?: boolean; detach?: boolean; autoApprove?: boolean; timeout?: number };
@@ -24,20 +27,22 @@ export async function resumeCommand(ctx: CliContext, ref: string, options: Resum
   const project = await locateProject(ctx.cwd);
   const config = await loadConfig(project.batonDir);
   let runId: string;
-  let state;
+  const state = initialRunState();
   let attempts = 0;
+  /** The workflow file as `workflow.loaded` recorded it, relative to the repository root. */
+  let workflowFile: string | undefined;
   {
     await using store = await openStore(project.batonDir);
     const run = store.resolveRun(ref);
     runId = run.id;
     // A run whose process was killed is ended as interrupted first: then it can be resumed.
     await store.recoverIfAbandoned(run.id);
-    const events: Envelope[] = [];
+    // One pass over the log, folded as it is read: a long log is never held whole.
     for await (const event of store.readRun(run.id)) {
-      events.push(event);
+      applyEvent(state, event);
       if (event.type === "run.started") attempts += 1;
+      if (event.type === "workflow.loaded" && typeof event.data["file"] === "string") workflowFile ??= event.data["file"];
     }
-    state = foldRun(events);
   }
   const label = `run ${state.number ?? ref}`;
   if (state.workflow.name === undefined) throw new BatonError("not_resumable", `${label} is not a workflow run`, { hint: "only runs started with --workflow can be resumed" });
@@ -51,8 +56,8 @@ export async function resumeCommand(ctx: CliContext, ref: string, options: Resum
   if (options.detach === true) return detach(ctx, ref, options, decision);
   const launch = await readLaunch(`${project.batonDir}/runs/${runId}`);
   if (launch === undefined) throw new BatonError("not_resumable", `${label} has no record of how its agents were started`, { hint: "start a new run" });
-  const workflowFile = state.workflow.name === "single" ? "single" : (await workflowFileOf(project.root, runId, project.batonDir)) ?? state.workflow.name;
-  const definition = await loadRunWorkflow(workflowFile, ctx, project);
+  const workflowRef = state.workflow.name === "single" ? "single" : workflowFile === undefined ? state.workflow.name : `${project.root}/${workflowFile}`;
+  const definition = await loadRunWorkflow(workflowRef, ctx, project);
   const registry = agentRegistry(config);
   const script = launch.script === undefined ? undefined : await stageScripts(launch.script);
   const resolveAgent = stageAgentResolver(ctx, project, registry, { name: launch.agent, model: launch.model, script });
@@ -78,15 +83,6 @@ export async function resumeCommand(ctx: CliContext, ref: string, options: Resum
   } finally {
     unsubscribe();
   }
-}
-
-/** The workflow file the run recorded in `workflow.loaded`, relative to the repository root. */
-async function workflowFileOf(root: string, runId: string, batonDir: string): Promise<string | undefined> {
-  await using store = await openStore(batonDir);
-  for await (const event of store.readRun(runId)) {
-    if (event.type === "workflow.loaded" && typeof event.data["file"] === "string") return `${root}/${event.data["file"]}`;
-  }
-  return undefined;
 }
 
 /** `--detach`: the same command in a process of its own that outlives this one; prints where to follow it. */

@@ -8,7 +8,7 @@ import { VERSION } from "../version.ts";
 import type { RunOptions } from "./run.ts";
 import { eventView } from "./run-view.ts";
 import { saveLaunch } from "./run-launch.ts";
-import { agentRunSettings, loadRunWorkflow, resolveScriptPath, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
+import { agentRunSettings, loadRunWorkflow, nextSteps, resolveScriptPath, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
 
 export type WorkflowRunOptions = RunOptions & { workflow: string; autoApprove?: boolean };
 
@@ -69,11 +69,4 @@ export async function runWorkflowCommand(ctx: CliContext, taskArg: string | unde
   } finally {
     unsubscribe();
   }
-}
-
-/** What to do next, after the closing summary: answer a waiting gate, or look at the run. */
-export function nextSteps(result: { number: number; status: string; gate?: string }): string {
-  if (result.status === "paused") return `\nPaused at gate ${result.gate ?? ""}: baton approve ${result.number} · baton reject ${result.number} · baton answer ${result.number} CHOICE\n`;
-  if (result.status === "failed") return `\nNext: baton show ${result.number} · baton resume ${result.number} (continues after its last checkpoint) · baton fork ${result.number} --at STAGE (a new run from a checkpoint)\n`;
-  return `\nNext: baton show ${result.number} · baton events ${result.number}\n`;
 }

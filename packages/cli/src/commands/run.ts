@@ -17,7 +17,8 @@ import {
 import type { Envelope } from "@baton/protocol";
 import { loadScript } from "@baton/testkit/launch";
 import { agentRegistry } from "../agent-registry.ts";
-import { EXIT, type CliContext } from "../context.ts";
+import { type CliContext } from "../context.ts";
+import { exitCodeOf } from "./exit-code.ts";
 import { locateProject, type Project } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
@@ -121,19 +122,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   return exitCodeOf(result);
 }
 
-/** 0 succeeded, 3 stopped (124 at the timeout), 130 cancelled, 1 failed. */
-export function exitCodeOf(result: RunResult): number {
-  switch (result.status) {
-    case "succeeded":
-      return EXIT.succeeded;
-    case "stopped":
-      return result.stoppedBy === "time" ? EXIT.timedOut : EXIT.stopped;
-    case "cancelled":
-      return EXIT.cancelled;
-    default:
-      return EXIT.failed;
-  }
-}
+export { exitCodeOf } from "./exit-code.ts";
 
 /**
  * The agent to run and how to start it, all checked before a run exists: `--agent`, else the

@@ -1,24 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import {
-  BatonError,
-  definitionRouter,
-  executeWorkflow,
-  findAgent,
-  loadedWorkflow,
-  prepareAgentLaunch,
-  type AgentRegistry,
-  type AgentRunSettings,
-  type AgentToRun,
-  type BatonConfig,
-  type WorkflowRunRequest,
-  type WorkflowRunResult,
-} from "@baton/engine";
+import type { BatonConfig } from "@baton/engine/config";
+import { findAgent, prepareAgentLaunch, type AgentRegistry } from "@baton/engine/agents";
+import { BatonError } from "@baton/engine/errors";
+import { definitionRouter, executeWorkflow, loadedWorkflow, type AgentRunSettings, type AgentToRun, type WorkflowRunRequest, type WorkflowRunResult } from "@baton/engine/workflow";
 import { isWorkflowError, loadValidWorkflow, type WorkflowDefinition } from "@baton/workflow";
 import { validateScript } from "@baton/testkit/launch";
 import { definedFields } from "@baton/protocol/core";
 import type { CliContext } from "../context.ts";
-import { exitCodeOf } from "./run.ts";
+import { exitCodeOf } from "./exit-code.ts";
 import type { Project } from "../project.ts";
 
 /** A run paused at a human gate: not 0, 1, 2, 3, 124 or 130, so a script can tell it apart. */
@@ -126,6 +116,13 @@ function commandEnvironment(env: Record<string, string | undefined>): Record<str
 /** A workflow run's exit code: a plain run's ({@link exitCodeOf}), and 4 when it paused at a gate. */
 export function workflowExitCode(result: WorkflowRunResult): number {
   return result.status === "paused" ? PAUSED_EXIT : exitCodeOf({ ...result, status: result.status });
+}
+
+/** What to do next, after the closing summary: answer a waiting gate, or look at the run. */
+export function nextSteps(result: { number: number; status: string; gate?: string }): string {
+  if (result.status === "paused") return `\nPaused at gate ${result.gate ?? ""}: baton approve ${result.number} · baton reject ${result.number} · baton answer ${result.number} CHOICE\n`;
+  if (result.status === "failed") return `\nNext: baton show ${result.number} · baton resume ${result.number} (continues after its last checkpoint) · baton fork ${result.number} --at STAGE (a new run from a checkpoint)\n`;
+  return `\nNext: baton show ${result.number} · baton events ${result.number}\n`;
 }
 
 export function resolveScriptPath(ctx: CliContext, script: string): string {

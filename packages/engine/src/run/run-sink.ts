@@ -1,5 +1,4 @@
-import { applyEvent, initialRunState, type Envelope, type RunState } from "@baton/protocol";
-import type { StageScope } from "@baton/protocol/core";
+import { applyEvent, initialRunState, type Envelope, type RunState, type StageScope } from "@baton/protocol/core";
 import type { EventSink } from "../acp/event-mapper.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 

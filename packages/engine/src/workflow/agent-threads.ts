@@ -3,7 +3,7 @@ import type { SessionEnd, SessionOutcome } from "../acp/agent-session.ts";
 import type { EventSink } from "../acp/event-mapper.ts";
 import type { LiveSession } from "../acp/live-session.ts";
 import type { Conductor } from "../conduct/conductor.ts";
-import { newConductor, runAgentSessionSafely, type AgentSessionRun, type AgentToRun } from "../run/agent-run.ts";
+import type { AgentSessionRun, AgentToRun, newConductor } from "../run/agent-run.ts";
 import type { RunSink } from "../run/run-sink.ts";
 
 /** One stage's prompt on a thread, and how its caller hears the end of it. */
@@ -55,6 +55,7 @@ class AgentThread {
   readonly #waiting: ThreadPrompt[] = [];
   #wake: (() => void) | undefined;
   #conductor: Conductor | undefined;
+  #newConductor: typeof newConductor | undefined;
   #closing = false;
   #session: Promise<SessionOutcome> | undefined;
   /** The prompt whose end also ended the session: answered once the session is down. */
@@ -72,10 +73,14 @@ class AgentThread {
     return new Promise((resolve) => {
       this.#waiting.push({ ...stage, resolve });
       this.#wake?.();
-      this.#session ??= runAgentSessionSafely(this.#sink, this.#run, {
-        conduct: (live) => this.#serve(live),
-        onToolFinished: (call) => this.#conductor?.onToolFinished(call),
-      }).then((outcome) => this.#ended(outcome));
+      // Loaded on first use, like the agent stage: a run that starts no session never loads the ACP client.
+      this.#session ??= import("../run/agent-run.ts").then(({ newConductor, runAgentSessionSafely }) => {
+        this.#newConductor = newConductor;
+        return runAgentSessionSafely(this.#sink, this.#run, {
+          conduct: (live) => this.#serve(live),
+          onToolFinished: (call) => this.#conductor?.onToolFinished(call),
+        }).then((outcome) => this.#ended(outcome));
+      });
     });
   }
 
@@ -95,7 +100,7 @@ class AgentThread {
         return last;
       }
       this.#sink.target = next.sink;
-      const conductor = newConductor(next.sink, { ...this.#run, signal: next.signal, prompt: next.prompt, startedAt: this.#startedAt });
+      const conductor = this.#newConductor!(next.sink, { ...this.#run, signal: next.signal, prompt: next.prompt, startedAt: this.#startedAt });
       this.#conductor = conductor;
       const before = { ...next.sink.state.usage };
       last = await conductor.conduct(live);

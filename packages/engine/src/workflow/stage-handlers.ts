@@ -3,7 +3,7 @@ import type { TraceStore } from "../trace/trace-store.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
 import type { AgentThreads } from "./agent-threads.ts";
 import type { GateDecision } from "./gate-answer.ts";
-import { agentStage } from "./handlers/agent-stage.ts";
+import { lazyAgentStage } from "./handlers/lazy-agent-stage.ts";
 import { commandStage } from "./handlers/command-stage.ts";
 import { gateStage } from "./handlers/gate-stage.ts";
 import { conditionalStage, markerStage, waitStage } from "./handlers/simple-stages.ts";
@@ -42,8 +42,8 @@ export function stageHandlers(deps: StageHandlerDeps, workspace: Workspace, inBr
     start: markerStage,
     exit: markerStage,
     conditional: conditionalStage,
-    agent: agentStage(agentDeps, { readOnly: false }),
-    prompt: agentStage(agentDeps, { readOnly: true }),
+    agent: lazyAgentStage(agentDeps, { readOnly: false }),
+    prompt: lazyAgentStage(agentDeps, { readOnly: true }),
     command: commandStage({ cwd: workspace.path, env: deps.commandEnv, trace: deps.trace, redactor: deps.settings.redactor }),
     human: inBranch && !deps.autoApprove ? (stage) => Promise.resolve({ outcome: "failed", class: "structural", error: gateInBranchError(stage.node.id, stage.scope.branch ?? "") }) : gate,
     wait: waitStage({ now: deps.settings.now, sleep: deps.sleep }),

@@ -34,13 +34,21 @@ export function commitSubject(task: string): string {
   return line.length > SUBJECT_CHARS ? `${line.slice(0, SUBJECT_CHARS - 1)}…` : line;
 }
 
-/** `-c` options giving git the user's identity when it has one (config or environment), else Baton's. */
+/**
+ * The user's identity when git has one (config or environment), else Baton's. One `git config`
+ * reads both names (a checkpoint commit after every stage visit pays for each git process);
+ * as with `git config user.name`, the last value of a name wins, and an empty one is none.
+ */
 export async function identityArgs(cwd: string): Promise<string[]> {
+  const listed = await git(cwd, ["config", "--get-regexp", "^user\\.(name|email)$"]).catch(() => "");
+  const values = new Map<string, string>();
+  for (const line of listed.split("\n")) {
+    const space = line.indexOf(" ");
+    values.set((space === -1 ? line : line.slice(0, space)).toLowerCase(), space === -1 ? "" : line.slice(space + 1));
+  }
   const args: string[] = [];
-  const name = await git(cwd, ["config", "user.name"]).catch(() => "");
-  const email = await git(cwd, ["config", "user.email"]).catch(() => "");
-  if (name === "") args.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
-  if (email === "") args.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  if ((values.get("user.name") ?? "") === "") args.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  if ((values.get("user.email") ?? "") === "") args.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
   return args;
 }
 

@@ -1,7 +1,7 @@
 import type { JsonSchema } from "./json-schema-fill.ts";
 import { sampleValue } from "./json-schema-fill.ts";
 import { DEFAULT_REPLY, scenarioSteps } from "./scenario.ts";
-import type { Scenario } from "./scenario.ts";
+import type { PlayedScenario } from "./scenario.ts";
 import { findAgentCwd, toolCallForStep } from "./tool-choice.ts";
 import type { OfferedTool, ToolCall } from "./tool-choice.ts";
 
@@ -54,7 +54,7 @@ export function requestRole(conversation: Conversation): RequestRole {
  * round trip (step i once the request holds i tool results), then the final text. Stateless on
  * purpose: a retried request gets the same answer.
  */
-export function decideReply(conversation: Conversation, role: RequestRole, scenario: Scenario, callId: string): Reply {
+export function decideReply(conversation: Conversation, role: RequestRole, scenario: PlayedScenario, callId: string): Reply {
   if (role === "auxiliary") {
     const text = conversation.responseSchema === undefined ? AUXILIARY_REPLY : JSON.stringify(sampleValue(conversation.responseSchema));
     return { kind: "text", text };

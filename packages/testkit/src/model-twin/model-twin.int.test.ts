@@ -65,7 +65,7 @@ test("the control API switches the scenario, refuses a bad one, and reads and cl
   assert.deepEqual(at(await switched.json(), "scenario"), { name: "write", path: "x.txt", content: "written by the model twin\n" });
   const refused = await post(`${twin.url}/_twin/scenario`, { name: "wirte" });
   assert.equal(refused.status, 400);
-  assert.deepEqual(await refused.json(), { error: { code: "bad_scenario", message: 'unknown scenario "wirte"; known: text, write, run, steps' } });
+  assert.deepEqual(await refused.json(), { error: { code: "bad_scenario", message: 'unknown scenario "wirte"; known: text, write, run, steps, by_prompt' } });
   assert.equal(twin.scenario.name, "write");
   await post(`${twin.url}/v1/chat/completions`, chat);
   const logged = (await (await fetch(`${twin.url}/_twin/requests`)).json()) as TwinRequestRecord[];
@@ -73,6 +73,32 @@ test("the control API switches the scenario, refuses a bad one, and reads and cl
   assert.equal((await fetch(`${twin.url}/_twin/requests`, { method: "DELETE" })).status, 204);
   assert.deepEqual(twin.requests, []);
   assert.equal((await fetch(`${twin.url}/_twin/nope`)).status, 404);
+});
+
+test("a by_prompt scenario answers each session after its prompt: a plan in text, then a write, with no switch between them", async () => {
+  const scenario = {
+    name: "by_prompt" as const,
+    cases: [
+      { contains: "[plan]", scenario: { name: "text" as const, reply: "1. write a.txt" } },
+      { contains: "[implement]", scenario: { name: "write" as const, path: "a.txt", content: "a\n", reply: "Wrote it." } },
+    ],
+  };
+  await using twin = await ModelTwin.start({ scenario });
+  const ask = (prompt: string, extra: object[] = []) => post(`${twin.url}/v1/chat/completions`, { ...chat, tools: [{ type: "function", function: { name: "write" } }], messages: [{ role: "user", content: prompt }, ...extra] });
+  await ask("[plan] How would you add a.txt?");
+  await ask("[implement] Add a.txt.");
+  await ask("[implement] Add a.txt.", [{ role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "write", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: "ok" }]);
+  await ask("Something else.");
+  assert.deepEqual(
+    twin.requests.map((r) => r.reply),
+    [
+      { kind: "text", text: "1. write a.txt" },
+      { kind: "tool", name: "write", args: { path: "a.txt", content: "a\n" } },
+      { kind: "text", text: "Wrote it." },
+      { kind: "text", text: "Done: the model twin has nothing more to do." },
+    ],
+  );
+  assert.deepEqual(twin.requests.map((r) => r.scenario), ["by_prompt", "by_prompt", "by_prompt", "by_prompt"]);
 });
 
 test("an unknown scenario given to the constructor is a clear error", async () => {
@@ -107,5 +133,5 @@ test("the bin prints its base URL, serves, and exits on SIGTERM; a bad scenario 
   bad.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const [badCode] = (await once(bad, "close")) as [number];
   assert.equal(badCode, 2);
-  assert.equal(stderr, '--scenario: unknown scenario "wirte"; known: text, write, run, steps\n');
+  assert.equal(stderr, '--scenario: unknown scenario "wirte"; known: text, write, run, steps, by_prompt\n');
 });

@@ -9,7 +9,7 @@ import { readRequestBody } from "./request-body.ts";
 import { createRequestLog, redactHeaders, redactPath } from "./request-log.ts";
 import type { RequestLog, TwinRequestRecord } from "./request-log.ts";
 import { routeRequest } from "./routes.ts";
-import { parseScenario } from "./scenario.ts";
+import { parseScenario, scenarioFor } from "./scenario.ts";
 import type { Fault, Scenario, ScenarioInput, ScenarioName } from "./scenario.ts";
 import type { WireApi } from "./wire/wire-api.ts";
 
@@ -149,12 +149,12 @@ export class ModelTwin implements AsyncDisposable {
   }
 
   async #answerModelCall(api: WireApi, url: URL, body: unknown, record: TwinRequestRecord, response: ServerResponse): Promise<void> {
-    const scenario = this.#scenario;
     if (typeof body !== "object" || body === null) {
       this.#log.append({ ...record, api: api.name, status: 400 });
       return sendJson(response, 400, api.errorBody(400, "the request body is not a JSON object"));
     }
     const conversation = api.parse(body, url);
+    const scenario = scenarioFor(this.#scenario, conversation.lastUserText);
     const role = requestRole(conversation);
     const fault = this.#takeFault(scenario.fault, role);
     const logged = { ...record, api: api.name, role, ...(fault === undefined ? {} : { fault: fault.kind }) };

@@ -39,8 +39,8 @@ export const stepSchema = z.union([
 const reply = z.string().min(1).optional().describe("the final text reply");
 const fault = faultSchema.optional();
 
-/** A scenario as written: what the twin answers to the main conversation, and which fault it injects. */
-export const scenarioSchema = z.discriminatedUnion("name", [
+/** The scenarios that play one conversation: a text reply, a file write, a command, several steps. */
+const playedScenarios = [
   z.strictObject({ name: z.literal("text"), reply, fault }),
   z.strictObject({
     name: z.literal("write"),
@@ -51,16 +51,36 @@ export const scenarioSchema = z.discriminatedUnion("name", [
   }),
   z.strictObject({ name: z.literal("run"), command: z.string().min(1), escalate: z.boolean().optional(), reply, fault }),
   z.strictObject({ name: z.literal("steps"), steps: z.array(stepSchema).min(1), reply, fault }),
-]);
+] as const;
+
+const playedScenarioSchema = z.discriminatedUnion("name", [...playedScenarios]);
+
+/**
+ * `by_prompt`: each model call plays the first case whose `contains` is in the text of its last
+ * user message (the prompt an agent was given), else `otherwise` (default `text`). Several
+ * sessions, each on its own prompt (the stages of a workflow), get each its own scenario, with
+ * no switch to time between them. Its `fault` applies to every call whose case has none.
+ */
+const byPromptSchema = z.strictObject({
+  name: z.literal("by_prompt"),
+  cases: z.array(z.strictObject({ contains: z.string().min(1), scenario: playedScenarioSchema })).min(1),
+  otherwise: playedScenarioSchema.default({ name: "text" }),
+  fault,
+});
+
+/** A scenario as written: what the twin answers to the main conversation, and which fault it injects. */
+export const scenarioSchema = z.discriminatedUnion("name", [...playedScenarios, byPromptSchema]);
 
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;
+/** A scenario that plays a conversation by itself (every one but `by_prompt`). */
+export type PlayedScenario = z.output<typeof playedScenarioSchema>;
 export type ScenarioName = Scenario["name"];
 export type Fault = z.output<typeof faultSchema>;
 export type FaultInput = z.input<typeof faultSchema>;
 export type Step = z.output<typeof stepSchema>;
 
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["text", "write", "run", "steps"];
+export const SCENARIO_NAMES: readonly ScenarioName[] = ["text", "write", "run", "steps", "by_prompt"];
 export const DEFAULT_REPLY = "Done: the model twin has nothing more to do.";
 
 /** Thrown for a scenario the twin cannot play; the message is one line naming the problem. */
@@ -70,10 +90,10 @@ export class ScenarioError extends Error {
 }
 
 /**
- * Validates a scenario: an object, or just a name (`"text"`, `"write"`; `run` and `steps`
+ * Validates a scenario: an object, or just a name (`"text"`, `"write"`; `run`, `steps` and `by_prompt`
  * need their fields).
  *
- * @throws ScenarioError naming the problem, e.g. `unknown scenario "wirte"; known: text, write, run, steps`.
+ * @throws ScenarioError naming the problem, e.g. `unknown scenario "wirte"; known: text, write, run, steps, by_prompt`.
  * @example parseScenario({ name: "write", path: "src/a.ts", fault: { kind: "status", status: 429, times: 1 } })
  */
 export function parseScenario(input: unknown): Scenario {
@@ -94,7 +114,17 @@ export function parseScenario(input: unknown): Scenario {
   return parsed.data;
 }
 
-/** The tool calls the main conversation plays, one per round trip, before the final reply. */
+/**
+ * What a model call plays: the scenario itself, or for `by_prompt` the case its last user
+ * message names (with the `by_prompt` fault when the case has none).
+ */
+export function scenarioFor(scenario: Scenario, lastUserText: string): PlayedScenario {
+  if (scenario.name !== "by_prompt") return scenario;
+  const played = scenario.cases.find((entry) => lastUserText.includes(entry.contains))?.scenario ?? scenario.otherwise;
+  return played.fault === undefined && scenario.fault !== undefined ? { ...played, fault: scenario.fault } : played;
+}
+
+/** The tool calls the main conversation plays, one per round trip, before the final reply (`by_prompt`: its `otherwise`'s). */
 export function scenarioSteps(scenario: Scenario): Step[] {
   switch (scenario.name) {
     case "text":
@@ -105,5 +135,7 @@ export function scenarioSteps(scenario: Scenario): Step[] {
       return [{ run: scenario.command, ...(scenario.escalate === undefined ? {} : { escalate: scenario.escalate }) }];
     case "steps":
       return scenario.steps;
+    case "by_prompt":
+      return scenarioSteps(scenario.otherwise);
   }
 }
