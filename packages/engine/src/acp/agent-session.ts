@@ -177,7 +177,10 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     connection.close();
   }
   const exit = await agent.stop(result.kind === "cancelled" ? options.cancelGraceMs : EXIT_GRACE_MS);
-  await transcript.close();
+  const transcriptError = await transcript.close();
+  if (transcriptError !== undefined) {
+    sink.append("log", { level: "warn", code: "transcript_write_failed", message: `the ACP transcript (acp.jsonl) could not be written in full: ${transcriptError.message}` });
+  }
   const finished: Record<string, unknown> = { turns: mapper.turns, usage: mapper.usage };
   if (sessionId !== undefined) finished["session"] = sessionId;
   if (exit.code !== null) finished["exit_code"] = exit.code;
