@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { isEphemeralType, isFinalType } from "@baton/protocol";
-import { applyToOpenStarts, START_END_PAIRS, type Envelope, type OpenStarts } from "@baton/protocol/core";
+import { applyToOpenStarts, describeStart, START_END_PAIRS, type Envelope, type OpenStarts } from "@baton/protocol/core";
 import { UNVALIDATED_DIR } from "@baton/protocol/testing";
 
 /** The schema every logged event must match: the committed file, not the zod source. */
@@ -100,9 +100,8 @@ async function checkLog(file: string, validate: ValidateFunction, branches: Arra
     if (isFinalType(type) && finalAt === undefined) {
       finalAt = { line, type };
       for (const start of open.values()) {
-        const pair = START_END_PAIRS[start.type];
-        const key = pair.by.map((field) => `${field} ${JSON.stringify(start[field])}`).join(", ");
-        problem(startLines.get(start.seq) ?? line, `${start.type} (${key}) has no ${pair.end} before the final ${type} on line ${line}: every start has an end`);
+        const ends = START_END_PAIRS[start.type].ends.join(" or ");
+        problem(startLines.get(start.seq) ?? line, `${describeStart(start)} has no ${ends} before the final ${type} on line ${line}: every start has an end`);
       }
     }
     if (typeof event["run"] === "string") {

@@ -56,7 +56,7 @@ export async function recoverIfAbandoned(context: StoreContext, runId: string): 
     throw error;
   }
   let event: Envelope | undefined;
-  for (const end of ends) event = writer.append(end.type, end.data);
+  for (const end of ends) event = writer.append(end.type, end.data, end.stage);
   await writer.close();
   // The dead writer's live socket, if it left one: nobody will listen on it again.
   removeStaleEndpoint(writer.dir);
