@@ -76,7 +76,6 @@ test("kill -9 of baton run mid-turn: the next commands show the run failed (inte
 
 test("kill -9 of baton run mid tool call: the next command closes the tool call, the turn and the agent session, then fails the run", async (t) => {
   const repo = await makeRepo("cli-kill9-tool-");
-  // Baton dies without ending its agent: the agent and its command are left for the test to end.
   t.after(() => killProcessesUnder(repo));
   const script = await writeScript(repo, "long-tool.json", [{ say: "building" }, { run: "sleep 300" }, { say: "never said" }]);
   const run = startBaton(repo, ["run", "Build it", "--agent", "fake", "--script", script, "--json"]);
@@ -106,6 +105,8 @@ test("kill -9 of baton run mid tool call: the next command closes the tool call,
   assert.equal((added.at(-1)?.data["error"] as ErrorInfo).code, "interrupted");
   assert.deepEqual(openStartsOf(events), [], "every start has its end");
   assertEverythingStartedEnded(events);
+  // Baton died without ending its agent's command; the recovery of its run does.
+  await waitFor("the dead run's command to end", () => liveProcessesUnder(repo).length === 0, 10_000);
 });
 
 test("the agent crashing mid-turn fails the run with agent_exited naming exit code 3, and closes what it left open", async () => {

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { BatonError } from "../errors.ts";
+import { AGENT_TREE_ENV, agentTreeTag } from "../process-tree/agent-tree-tag.ts";
 import { ProcessTree } from "../process-tree/process-tree.ts";
+
+export { AGENT_TREE_ENV };
 
 /** How an agent is started. `env` is the whole environment it gets: nothing is inherited. */
 export type AgentCommand = {
@@ -11,13 +13,9 @@ export type AgentCommand = {
   args: readonly string[];
   env: Record<string, string>;
   cwd: string;
+  /** The run the agent works for: named in its `BATON_AGENT_TREE` (see agent-tree-tag.ts). */
+  runId?: string;
 };
-
-/**
- * Set in every agent's environment to a value of its own, and inherited by what it starts:
- * finds a process the agent started that left its session and lost its parent (see ProcessTree).
- */
-export const AGENT_TREE_ENV = "BATON_AGENT_TREE";
 
 /** Lines of the agent's standard error kept for error messages. */
 const STDERR_LINES_KEPT = 20;
@@ -68,10 +66,10 @@ export class AgentProcess implements AsyncDisposable {
 
   /** Starts the agent. A command that cannot be started is a `BatonError` naming it. */
   static async start(spec: AgentCommand): Promise<AgentProcess> {
-    const tag = `${AGENT_TREE_ENV}=${randomUUID()}`;
+    const tag = agentTreeTag(spec.runId);
     const child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
-      env: { ...spec.env, [AGENT_TREE_ENV]: tag.slice(AGENT_TREE_ENV.length + 1) },
+      env: { ...spec.env, [tag.name]: tag.value },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });

@@ -64,15 +64,20 @@ export function readProcEntry(pid: number, procDir = "/proc"): ProcEntry | undef
 }
 
 /**
- * Whether the environment a process was started with holds `NAME=value` exactly. False for a
- * process that has gone or whose environment cannot be read (another user's).
+ * The value of variable `name` in the environment a process was started with; undefined when
+ * it has none, has gone, or its environment cannot be read (another user's).
  */
-export function environHas(pid: number, variable: string, procDir = "/proc"): boolean {
+export function environValue(pid: number, name: string, procDir = "/proc"): string | undefined {
   let environ: Buffer;
   try {
     environ = fs.readFileSync(`${procDir}/${pid}/environ`);
   } catch {
-    return false;
+    return undefined;
   }
-  return environ.toString("utf8").split("\0").includes(variable);
+  const prefix = `${name}=`;
+  return environ
+    .toString("utf8")
+    .split("\0")
+    .find((entry) => entry.startsWith(prefix))
+    ?.slice(prefix.length);
 }

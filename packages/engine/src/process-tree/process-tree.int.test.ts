@@ -4,6 +4,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { test, type TestContext } from "node:test";
 import { hasExited, readProcEntry } from "./proc-table.ts";
+import { killRunLeftovers } from "./agent-tree-tag.ts";
 import { ProcessTree } from "./process-tree.ts";
 
 /** No periodic look during a test: each test says when the tree looks. */
@@ -57,7 +58,7 @@ test("a command that left the agent's session, its parent gone, dies with the tr
 });
 
 test("a process carrying the tree's tag is found though no look ever saw it", async (t) => {
-  const tag = "BATON_AGENT_TREE=test-tag";
+  const tag = { name: "BATON_AGENT_TREE", value: "test-tag" };
   const { child, line } = await startRoot(t, "setsid sleep 300 & echo $!; read line", { BATON_AGENT_TREE: "test-tag" });
   const sleeper = leftover(t, Number(line));
   using untagged = ProcessTree.track(child.pid!, { scanMs: NEVER_MS });
@@ -83,4 +84,18 @@ test("a tree that keeps forking while it is killed is killed whole", async (t) =
   assert.ok(tree.killAll() >= 2);
   for (const pid of members) await waitGone(pid);
   assert.deepEqual(tree.scan().filter((entry) => !hasExited(entry)), [], "nothing of the tree is left");
+});
+
+test("what a run's agents left behind is found by the run's tag after the tracker is gone, and only that", async (t) => {
+  const start = async (value: string) => {
+    const { line } = await startRoot(t, "setsid sleep 300 & echo $!", { BATON_AGENT_TREE: value });
+    return leftover(t, Number(line));
+  };
+  const ours = await start("run_01JD7Q2W3E4R5T6Y7U8I9O0P1A/1");
+  const other = await start("run_01JD7Q2W3E4R5T6Y7U8I9O0P1B/2");
+
+  assert.equal(killRunLeftovers("run_01JD7Q2W3E4R5T6Y7U8I9O0P1A"), 1);
+  await waitGone(ours);
+  assert.ok(isRunning(other), "another run's process is left alone");
+  assert.equal(killRunLeftovers("run_01JD7Q2W3E4R5T6Y7U8I9O0P1B", (readProcEntry(other)?.startTime ?? 0) + 1), 0, "nothing started before the run's writer");
 });

@@ -1,4 +1,7 @@
-import { environHas, hasExited, readProcEntry, readProcTable, type ProcEntry } from "./proc-table.ts";
+import { environValue, hasExited, readProcEntry, readProcTable, type ProcEntry } from "./proc-table.ts";
+
+/** A variable in the environment of every process of a tree: set in the root's, inherited by the rest. */
+export type TreeTag = { name: string; value: string };
 
 /**
  * What a tree remembers between looks at `/proc`: its members by pid and start time (a pid
@@ -67,10 +70,10 @@ const MAX_KILL_ROUNDS = 10;
  * The processes an agent started, tracked through `/proc` while it runs, so that all of them
  * can be ended with it: its session and group (a child that does not leave them), its
  * descendants seen by periodic looks (one that does, by `setsid` or a process group of its
- * own), and any process whose environment carries `tag` (`NAME=value`, set in the agent's
- * environment and inherited by what it starts: this finds a process that left the session and
- * lost its parent before any look saw it). Nothing is ever killed by pid alone: pid and start
- * time must both match.
+ * own), and any process whose environment carries `tag` (set in the agent's environment and
+ * inherited by what it starts: this finds a process that left the session and lost its parent
+ * before any look saw it). Nothing is ever killed by pid alone: pid and start time must both
+ * match.
  *
  * Linux only; where `/proc` cannot be read, `ProcessTree.track` returns undefined and the
  * caller has the agent's process group alone.
@@ -78,11 +81,11 @@ const MAX_KILL_ROUNDS = 10;
 export class ProcessTree implements Disposable {
   readonly #marks: TreeMarks = { members: new Map(), leaders: new Map() };
   readonly #root: ProcEntry;
-  readonly #tag: string | undefined;
+  readonly #tag: TreeTag | undefined;
   readonly #procDir: string;
   #timer: NodeJS.Timeout | undefined;
 
-  private constructor(root: ProcEntry, tag: string | undefined, procDir: string) {
+  private constructor(root: ProcEntry, tag: TreeTag | undefined, procDir: string) {
     this.#root = root;
     this.#tag = tag;
     this.#procDir = procDir;
@@ -94,7 +97,7 @@ export class ProcessTree implements Disposable {
    * Starts tracking the tree below `pid` (a process that was just started), looking again
    * every `scanMs` until disposed or killed. Undefined when the process cannot be read.
    */
-  static track(pid: number, options: { tag?: string; scanMs?: number; procDir?: string } = {}): ProcessTree | undefined {
+  static track(pid: number, options: { tag?: TreeTag; scanMs?: number; procDir?: string } = {}): ProcessTree | undefined {
     const procDir = options.procDir ?? "/proc";
     const root = readProcEntry(pid, procDir);
     if (root === undefined) return undefined;
@@ -117,28 +120,9 @@ export class ProcessTree implements Disposable {
    */
   killAll(): number {
     this[Symbol.dispose]();
-    const signalled = new Map<number, number>();
     const tag = this.#tag;
-    const tagged =
-      tag === undefined ? undefined : (entry: ProcEntry) => entry.startTime >= this.#root.startTime && environHas(entry.pid, tag, this.#procDir);
-    for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
-      const table = readProcTable(this.#procDir);
-      const fresh = findMembers(table, this.#marks, tagged).filter(
-        (entry) => !hasExited(entry) && signalled.get(entry.pid) !== entry.startTime && entry.pid !== process.pid && entry.pid > 1,
-      );
-      if (fresh.length === 0) break;
-      for (const entry of fresh) {
-        signalled.set(entry.pid, entry.startTime);
-        try {
-          // Between the look and this kill the pid cannot have been recycled in practice: pids
-          // are handed out in turn up to pid_max before any is reused.
-          process.kill(entry.pid, "SIGKILL");
-        } catch {
-          // ESRCH: it exited meanwhile. EPERM: not ours to signal (it changed user); nothing to do.
-        }
-      }
-    }
-    return signalled.size;
+    const tagged = tag === undefined ? undefined : (entry: ProcEntry) => entry.startTime >= this.#root.startTime && environValue(entry.pid, tag.name, this.#procDir) === tag.value;
+    return killInRounds(this.#procDir, (table) => findMembers(table, this.#marks, tagged));
   }
 
   /** Stops the periodic looks; kills nothing. */
@@ -146,4 +130,47 @@ export class ProcessTree implements Disposable {
     clearInterval(this.#timer);
     this.#timer = undefined;
   }
+}
+
+/**
+ * SIGKILLs every process whose environment has variable `name` with a value `matches` accepts,
+ * started at or after `notBefore` (clock ticks since boot, as in `/proc/<pid>/stat`): what is
+ * left of a tree whose tracker died with its process. Returns how many were signalled.
+ */
+export function killTagged(name: string, matches: (value: string) => boolean, options: { notBefore?: number; procDir?: string } = {}): number {
+  const procDir = options.procDir ?? "/proc";
+  const notBefore = options.notBefore ?? 0;
+  return killInRounds(procDir, (table) =>
+    [...table.values()].filter((entry) => {
+      if (entry.startTime < notBefore) return false;
+      const value = environValue(entry.pid, name, procDir);
+      return value !== undefined && matches(value);
+    }),
+  );
+}
+
+/**
+ * Looks at `/proc` and SIGKILLs what `find` returns, in rounds until a look finds nothing alive
+ * that was not signalled already (a process may fork between a look and its kill; the next
+ * round finds the child). Never this process, nor init.
+ */
+function killInRounds(procDir: string, find: (table: ReadonlyMap<number, ProcEntry>) => ProcEntry[]): number {
+  const signalled = new Map<number, number>();
+  for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
+    const fresh = find(readProcTable(procDir)).filter(
+      (entry) => !hasExited(entry) && signalled.get(entry.pid) !== entry.startTime && entry.pid !== process.pid && entry.pid > 1,
+    );
+    if (fresh.length === 0) break;
+    for (const entry of fresh) {
+      signalled.set(entry.pid, entry.startTime);
+      try {
+        // Between the look and this kill the pid cannot have been recycled in practice: pids
+        // are handed out in turn up to pid_max before any is reused.
+        process.kill(entry.pid, "SIGKILL");
+      } catch {
+        // ESRCH: it exited meanwhile. EPERM: not ours to signal (it changed user); nothing to do.
+      }
+    }
+  }
+  return signalled.size;
 }

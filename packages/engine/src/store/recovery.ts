@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { open } from "node:fs/promises";
 import { applyEvent, applyToOpenStarts, initialRunState, isFinalStatus, isFinalType, type Envelope, type OpenStarts } from "@baton/protocol/core";
+import { killRunLeftovers } from "../process-tree/agent-tree-tag.ts";
 import { interruptedEnds, INTERRUPTED_CODE, type PendingEvent } from "./interrupted-ends.ts";
 import { runPaths } from "./layout.ts";
 import { readLogRange } from "./log-range-reader.ts";
@@ -60,6 +61,9 @@ export async function recoverIfAbandoned(context: StoreContext, runId: string): 
   await writer.close();
   // The dead writer's live socket, if it left one: nobody will listen on it again.
   removeStaleEndpoint(writer.dir);
+  // A writer killed outright could not end its agent's processes: they work for a run that has
+  // ended. The lock was this host's (another host's is never taken over), and so are they.
+  killRunLeftovers(runId, attempt.replaced?.start_time ?? undefined);
   return { kind: "recovered", event: event as Envelope, pid };
 }
 
