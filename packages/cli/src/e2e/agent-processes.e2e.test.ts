@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { isFinalType } from "@baton/protocol";
 import {
   fakeAgentsPlaying,
   killProcessesUnder,
   liveProcessesUnder,
   makeRepo,
+  readEvents,
+  readTranscriptText,
+  runBaton,
   startBaton,
   waitFor,
   waitForEvent,
@@ -68,4 +72,28 @@ test("a cancelled run leaves no process behind, not even one its command moved o
   assert.equal(result.code, 130, result.stderr);
   await waitForEvent(repo, runId, "run.cancelled", (event) => event.type === "run.cancelled");
   await assertNothingLeft(repo);
+});
+
+test("Baton leaving at once on a second Ctrl-C takes the agent and everything it started with it", async (t) => {
+  const repo = await makeRepo("cli-exit-tree-");
+  t.after(() => killProcessesUnder(repo));
+  // A daemon the command leaves running, then an agent that does not answer a cancel: the first
+  // Ctrl-C waits for it, the second makes Baton leave at once.
+  const script = await writeScript(repo, "daemon.json", [{ run: "setsid sleep 300 >/dev/null 2>&1 &" }, { hang: 600_000 }]);
+  const run = startBaton(repo, ["run", "Start a daemon", "--agent", "fake", "--script", script, "--json"]);
+  t.after(() => run.kill());
+  const runId = await waitForOnlyRun(repo);
+  await waitForCommand(repo);
+
+  run.child.kill("SIGINT");
+  await waitFor("Baton to ask the agent to cancel", async () => (await readTranscriptText(repo, runId).catch(() => "")).includes('"session/cancel"'));
+  run.child.kill("SIGINT");
+  const result = await run.done;
+
+  assert.equal(result.code, 130, result.stderr);
+  assert.ok(!(await readEvents(repo, runId)).some((event) => isFinalType(event.type)), "Baton left before the run could end");
+  await assertNothingLeft(repo);
+  // The next command ends the run it left.
+  assert.equal((await runBaton(repo, ["runs"])).code, 0);
+  assert.equal((await readEvents(repo, runId)).at(-1)?.type, "run.failed");
 });
