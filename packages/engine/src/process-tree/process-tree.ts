@@ -61,10 +61,12 @@ export function findMembers(table: ReadonlyMap<number, ProcEntry>, marks: TreeMa
 export const TREE_SCAN_MS = 500;
 
 /**
- * Rounds of look-and-kill at the end: a member may fork between a look and its kill; the next
- * round finds the child. More rounds than any real process tree needs to stop forking.
+ * How long killing a tree waits, at most, for the processes it signalled to be gone (a process
+ * in uninterruptible sleep dies only when its I/O returns), looking again every few ms: a
+ * member may fork between a look and its kill, and the next look finds the child.
  */
-const MAX_KILL_ROUNDS = 10;
+const KILL_WAIT_MS = 1000;
+const KILL_LOOK_MS = 5;
 
 /**
  * The processes an agent started, tracked through `/proc` while it runs, so that all of them
@@ -114,9 +116,9 @@ export class ProcessTree implements Disposable {
   }
 
   /**
-   * SIGKILLs every live member, the tagged ones included, in rounds until a look finds none
-   * left that was not signalled already; stops the periodic looks. Synchronous, so that it
-   * can run in a process `exit` handler. Returns how many processes were signalled.
+   * SIGKILLs every live member, the tagged ones included, and returns once none is left (see
+   * killInRounds); stops the periodic looks. Synchronous, so that it can run in a process
+   * `exit` handler. Returns how many processes were signalled.
    */
   killAll(): number {
     this[Symbol.dispose]();
@@ -150,27 +152,31 @@ export function killTagged(name: string, matches: (value: string) => boolean, op
 }
 
 /**
- * Looks at `/proc` and SIGKILLs what `find` returns, in rounds until a look finds nothing alive
- * that was not signalled already (a process may fork between a look and its kill; the next
- * round finds the child). Never this process, nor init.
+ * Looks at `/proc` and SIGKILLs what `find` returns, again and again until a look finds none of
+ * it alive (or KILL_WAIT_MS have passed): what forked meanwhile is killed too, and the caller
+ * knows the processes have gone, not only been signalled. Never this process, nor init.
+ * Synchronous (it pauses with Atomics.wait), so that it can run in an `exit` handler.
  */
 function killInRounds(procDir: string, find: (table: ReadonlyMap<number, ProcEntry>) => ProcEntry[]): number {
   const signalled = new Map<number, number>();
-  for (let round = 0; round < MAX_KILL_ROUNDS; round += 1) {
-    const fresh = find(readProcTable(procDir)).filter(
-      (entry) => !hasExited(entry) && signalled.get(entry.pid) !== entry.startTime && entry.pid !== process.pid && entry.pid > 1,
-    );
-    if (fresh.length === 0) break;
-    for (const entry of fresh) {
+  const unkillable = new Set<number>();
+  const deadline = performance.now() + KILL_WAIT_MS;
+  for (;;) {
+    const alive = find(readProcTable(procDir)).filter((entry) => !hasExited(entry) && entry.pid !== process.pid && entry.pid > 1 && !unkillable.has(entry.pid));
+    for (const entry of alive) {
+      if (signalled.get(entry.pid) === entry.startTime) continue;
       signalled.set(entry.pid, entry.startTime);
       try {
         // Between the look and this kill the pid cannot have been recycled in practice: pids
         // are handed out in turn up to pid_max before any is reused.
         process.kill(entry.pid, "SIGKILL");
-      } catch {
-        // ESRCH: it exited meanwhile. EPERM: not ours to signal (it changed user); nothing to do.
+      } catch (error) {
+        // ESRCH: it exited meanwhile. EPERM: not ours to signal (it changed user): not waited for.
+        if ((error as NodeJS.ErrnoException).code === "EPERM") unkillable.add(entry.pid);
       }
     }
+    if (alive.length === 0 || performance.now() > deadline) break;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, KILL_LOOK_MS);
   }
   return signalled.size;
 }
