@@ -36,6 +36,7 @@ export class AgentProcess implements AsyncDisposable {
   #exit: AgentExit | undefined;
   /** Undefined where /proc cannot be read: then only the agent's process group is ended. */
   readonly #tree: ProcessTree | undefined;
+  #treeEnded = false;
   readonly #onBatonExit = () => this.#endTree();
 
   private constructor(child: ChildProcess, tree: ProcessTree | undefined) {
@@ -154,9 +155,13 @@ export class AgentProcess implements AsyncDisposable {
     return exit;
   }
 
-  /** Kills what is left of the agent's process tree, and stops tracking it. Idempotent. */
+  /**
+   * Kills what is left of the agent's process tree, and stops tracking it. Once: the agent has
+   * exited by then (or Baton is exiting), so nothing of the tree is started afterwards.
+   */
   #endTree(): void {
-    if (this.#tree === undefined) return;
+    if (this.#tree === undefined || this.#treeEnded) return;
+    this.#treeEnded = true;
     this.#tree.killAll();
     if (process.listeners("exit").includes(this.#onBatonExit)) {
       process.off("exit", this.#onBatonExit);
