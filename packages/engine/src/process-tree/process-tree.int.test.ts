@@ -35,6 +35,11 @@ function isRunning(pid: number): boolean {
   return entry !== undefined && !hasExited(entry);
 }
 
+/** `setsid` may not have run yet when its pid is printed: wait until the process leads a session. */
+async function inSessionOfItsOwn(pid: number): Promise<void> {
+  while (readProcEntry(pid)?.session !== pid) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 async function waitGone(pid: number): Promise<void> {
   while (isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
@@ -45,6 +50,7 @@ test("a command that left the agent's session, its parent gone, dies with the tr
   // `env -i` drops every variable: only what the tree saw can find this one.
   const { child, line } = await startRoot(t, "env -i setsid sleep 300 & echo $!; wait");
   const sleeper = leftover(t, Number(line));
+  await inSessionOfItsOwn(sleeper);
   using tree = ProcessTree.track(child.pid!, { scanMs: NEVER_MS });
   assert.ok(tree !== undefined);
   assert.ok(tree.scan().some((entry) => entry.pid === sleeper), "the look sees the command below the root");
@@ -61,6 +67,7 @@ test("a process carrying the tree's tag is found though no look ever saw it", as
   const tag = { name: "BATON_AGENT_TREE", value: "test-tag" };
   const { child, line } = await startRoot(t, "setsid sleep 300 & echo $!; read line", { BATON_AGENT_TREE: "test-tag" });
   const sleeper = leftover(t, Number(line));
+  await inSessionOfItsOwn(sleeper);
   using untagged = ProcessTree.track(child.pid!, { scanMs: NEVER_MS });
   using tagged = ProcessTree.track(child.pid!, { scanMs: NEVER_MS, tag });
   assert.ok(untagged !== undefined && tagged !== undefined);
