@@ -86,6 +86,18 @@ test("a failed run resumed by a run.started with resumed: true goes on; another 
   assert.deepEqual(await problemsOf(toLines([...events.slice(0, 8), failed, fresh])), ["10: run.started after the final run.failed on line 9"]);
 });
 
+test("in a log that has ended, a start without its end is reported on the start's line", async () => {
+  const events = goodRunLog();
+  // Without tool.completed, turn.completed and agent.finished: what a crashed writer's recovery used to leave.
+  const ended = [...events.slice(0, 5), { ...events[8], seq: 6 }];
+  assert.deepEqual(await problemsOf(toLines(ended)), [
+    `3: agent.started (session "ses_1") has no agent.finished before the final run.completed on line 6: every start has an end`,
+    `4: turn.started (session "ses_1", turn 1) has no turn.completed before the final run.completed on line 6: every start has an end`,
+    `5: tool.started (call "c_3f9a1b2c4d5e") has no tool.completed before the final run.completed on line 6: every start has an end`,
+  ]);
+  assert.deepEqual(await problemsOf(toLines(events.slice(0, 5))), [], "a run still going may have open starts");
+});
+
 test("an unknown type and extra fields are valid in a log", async () => {
   const events = goodRunLog();
   events.splice(8, 0, { v: 1, run: SAMPLE_RUN_ID, seq: 9, at: "2026-11-29T10:00:08.500Z", type: "review.posted", data: { stage: "x" }, extra: 1 });

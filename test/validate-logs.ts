@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { isEphemeralType, isFinalType } from "@baton/protocol";
+import { applyToOpenStarts, describeStart, START_END_PAIRS, type Envelope, type OpenStarts } from "@baton/protocol/core";
 import { UNVALIDATED_DIR } from "@baton/protocol/testing";
 
 /** The schema every logged event must match: the committed file, not the zod source. */
@@ -16,8 +17,9 @@ type Schema = { $defs?: { known_event?: { oneOf?: Array<{ properties?: { type?: 
  * Loads the schema and returns a check of every `events.jsonl` below a root, at any depth:
  * each line is JSON, matches the JSON Schema, and belongs to a valid log (seq from 1 without
  * gaps, one run, no ephemeral events, nothing after a final event but the `run.started` that
- * resumes a failed run, a newline after the last line). Logs below `<root>/unvalidated/` are
- * only counted: tests put deliberately broken logs there.
+ * resumes a failed run, a newline after the last line, and in a log that has ended every start
+ * met its end before the final event). Logs below `<root>/unvalidated/` are only counted: tests
+ * put deliberately broken logs there.
  */
 export async function logValidator(schemaFile = SCHEMA_FILE): Promise<(root: string) => Promise<LogReport>> {
   const schema = JSON.parse(await readFile(schemaFile, "utf8")) as Schema;
@@ -65,6 +67,9 @@ async function checkLog(file: string, validate: ValidateFunction, branches: Arra
   let expectedSeq = 1;
   let finalAt: { line: number; type: string } | undefined;
   let events = 0;
+  // Starts still waiting for their end, each with its line: checked when the final event comes.
+  const open: OpenStarts = new Map();
+  const startLines = new Map<number | undefined, number>();
   for (const [index, textLine] of lines.entries()) {
     const line = index + 1;
     let event: Record<string, unknown>;
@@ -88,7 +93,17 @@ async function checkLog(file: string, validate: ValidateFunction, branches: Arra
     // right after its `run.failed` reopens it, as the run-state fold has it.
     if (finalAt?.type === "run.failed" && finalAt.line === line - 1 && type === "run.started" && isResume(event)) finalAt = undefined;
     if (finalAt !== undefined) problem(line, `${type} after the final ${finalAt.type} on line ${finalAt.line}`);
-    if (isFinalType(type)) finalAt ??= { line, type };
+    if (finalAt === undefined && typeof event["data"] === "object") {
+      if (type in START_END_PAIRS && typeof event["seq"] === "number") startLines.set(event["seq"], line);
+      applyToOpenStarts(open, event as Envelope);
+    }
+    if (isFinalType(type) && finalAt === undefined) {
+      finalAt = { line, type };
+      for (const start of open.values()) {
+        const ends = START_END_PAIRS[start.type].ends.join(" or ");
+        problem(startLines.get(start.seq) ?? line, `${describeStart(start)} has no ${ends} before the final ${type} on line ${line}: every start has an end`);
+      }
+    }
     if (typeof event["run"] === "string") {
       if (run === undefined) run = event["run"];
       else if (event["run"] !== run) problem(line, `run ${event["run"]} in the log of ${run}`);

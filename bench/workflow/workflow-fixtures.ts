@@ -48,6 +48,7 @@ export async function runWorkflowInPlace(
     runId: created.runId,
     number: created.number,
     dir: created.dir,
+    failure: created.failure,
     append: (type, data, stage) => {
       onAppend(type, data, performance.now());
       return created.append(type, data, stage);

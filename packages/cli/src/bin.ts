@@ -1,10 +1,13 @@
 import { inspect } from "node:util";
 import { hideSecretEnvironment } from "@baton/engine/isolation";
+import { printBatonWarnings } from "./baton-warnings.ts";
 import { main } from "./program.ts";
 import { visibleText } from "./render/terminal-text.ts";
 import { ENDING_SIGNALS, Interrupts } from "./process/interrupts.ts";
 import { watchLauncher } from "./process/launcher-link.ts";
 import { watchStdout } from "./process/stdout-watch.ts";
+
+printBatonWarnings(process.stderr);
 
 // A second interrupt means "now": leave the run for the next command to recover.
 const interrupts = new Interrupts(() => process.exit(130));

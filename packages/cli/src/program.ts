@@ -344,6 +344,13 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       ctx.stderr.write(`baton: ${visibleText(error.toLine())}\n`);
       return EXIT.usage;
     }
+    // A full disk, a read-only or failing one, a damaged index met outside the store's own
+    // checks: one line as well. Loaded only on this path, it costs the other commands nothing.
+    const failure = (await import("@baton/engine/store")).storeFailure(error);
+    if (failure !== undefined) {
+      ctx.stderr.write(`baton: ${visibleText(failure.toLine())}\n`);
+      return EXIT.usage;
+    }
     throw error;
   }
 }

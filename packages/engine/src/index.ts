@@ -15,6 +15,7 @@ export { executeRun, type RunRequest, type RunResult } from "./run/execute-run.t
 export { requestCancel, type CancelRequest } from "./run/cancel-request.ts";
 export type { RunLogWriter } from "./run/run-sink.ts";
 export { runAgentSession, type SessionOutcome } from "./acp/agent-session.ts";
+export { AGENT_TREE_ENV } from "./acp/agent-process.ts";
 export type { TranscriptRecord } from "./acp/transcript.ts";
 export { buildAgentEnv, BASE_AGENT_ENV, AGENT_PATH_ENV, agentPath } from "./agents/agent-env.ts";
 export { agentEntrySchema, agentConfigSchema, modelChoiceSchema, type AgentEntry, type AgentEntryInput, type AgentConfig, type ModelChoice } from "./agents/agent-entry.ts";

@@ -4,3 +4,4 @@ export * from "./json-schema.ts";
 export * from "./ndjson-reader.ts";
 export * from "./size-cap.ts";
 export * from "./core/fold.ts";
+export * from "./core/open-starts.ts";

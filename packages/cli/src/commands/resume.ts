@@ -46,8 +46,11 @@ export async function resumeCommand(ctx: CliContext, ref: string, options: Resum
   }
   const label = `run ${state.number ?? ref}`;
   if (state.workflow.name === undefined) throw new BatonError("not_resumable", `${label} is not a workflow run`, { hint: "only runs started with --workflow can be resumed" });
-  if (decision === undefined && state.status === "paused" && state.workflow.gate !== undefined) {
-    throw new BatonError("awaiting_answer", `${label} waits at gate "${state.workflow.gate.gate}"`, { hint: `answer it: baton approve ${state.number} · baton reject ${state.number} · baton answer ${state.number} CHOICE` });
+  // A gate whose timeout has passed is no longer waiting: resuming takes its default choice, or fails it closed.
+  const gate = state.workflow.gate;
+  const timedOut = gate?.timeout_ms !== undefined && Date.now() - Date.parse(gate.requested_at) >= gate.timeout_ms;
+  if (decision === undefined && state.status === "paused" && gate !== undefined && !timedOut) {
+    throw new BatonError("awaiting_answer", `${label} waits at gate "${gate.gate}"`, { hint: `answer it: baton approve ${state.number} · baton reject ${state.number} · baton answer ${state.number} CHOICE` });
   }
   if (decision !== undefined) checkDecision(state, label, decision);
   if (state.status !== "paused" && state.status !== "failed") {

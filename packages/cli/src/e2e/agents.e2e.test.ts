@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFile, chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { BASE_AGENT_ENV } from "@baton/engine";
+import { AGENT_TREE_ENV, BASE_AGENT_ENV } from "@baton/engine";
 import { fakeAgentBinPath } from "@baton/testkit/launch";
 import { cliEnv, eventsOfType, linesOf, makeRepo, onlyRunId, readEvents, readTranscript, runBaton, runsDir, workspacePath, writeScript } from "./cli-harness.ts";
 
@@ -180,8 +180,8 @@ test("the agent's environment is built: a hostile inherited environment reaches 
   const result = await runBaton(repo, ["run", "--script", script], { env: cliEnv(hostile) });
   assert.equal(result.code, 0, result.stderr);
   const names = linesOf(await readFile(join(await workspacePath(repo, await onlyRunId(repo)), "agent-env.txt"), "utf8"));
-  // sh itself adds PWD, SHLVL, _ (and OLDPWD in some shells).
-  const allowed = new Set<string>([...BASE_AGENT_ENV, "MY_AGENT_TOKEN", "FIXED_FOR_AGENT", "PWD", "SHLVL", "_", "OLDPWD"]);
+  // sh itself adds PWD, SHLVL, _ (and OLDPWD in some shells); Baton adds the tag of the agent's process tree.
+  const allowed = new Set<string>([...BASE_AGENT_ENV, AGENT_TREE_ENV, "MY_AGENT_TOKEN", "FIXED_FOR_AGENT", "PWD", "SHLVL", "_", "OLDPWD"]);
   assert.deepEqual(names.filter((name) => !allowed.has(name)), []);
   assert.ok(names.includes("MY_AGENT_TOKEN"), "a name matching the entry's pattern arrives");
   assert.ok(names.includes("FIXED_FOR_AGENT"), "the entry's fixed value arrives");

@@ -3,7 +3,7 @@
 // child process on bin.ts), and the real scripted fake agent. Everything waits on conditions
 // with generous timeouts; nothing relies on how long a step takes.
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -330,6 +330,35 @@ export async function waitForAgentGroup(scriptPath: string): Promise<number> {
 export function killProcessesNaming(text: string): void {
   for (const info of listProcesses()) {
     if (!isLive(info) || !info.cmdline.includes(text) || info.pid === process.pid) continue;
+    try {
+      process.kill(info.pid, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+}
+
+/**
+ * Live processes working below `dir` (their current directory is `dir` or inside it): the
+ * processes of a run in a test repository, the agent and whatever it started, wherever they
+ * went in the process tree. Processes of other users (unreadable cwd) are skipped.
+ */
+export function liveProcessesUnder(dir: string): ProcessInfo[] {
+  const real = realpathSync(dir);
+  return listProcesses().filter((info) => {
+    if (!isLive(info)) return false;
+    try {
+      const cwd = readlinkSync(`/proc/${info.pid}/cwd`);
+      return cwd === real || cwd.startsWith(`${real}/`);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** SIGKILLs every process working below `dir` (cleanup of processes a test's run may leave). */
+export function killProcessesUnder(dir: string): void {
+  for (const info of liveProcessesUnder(dir)) {
     try {
       process.kill(info.pid, "SIGKILL");
     } catch (error) {

@@ -1,14 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isFinalType, type Envelope } from "@baton/protocol";
+import { isFinalType, openStartsOf, type Envelope } from "@baton/protocol";
 import {
   eventsOfType,
   killGroup,
+  killProcessesUnder,
   linesOf,
+  liveProcessesUnder,
   makeRepo,
   readEvents,
   runBaton,
   startBaton,
+  waitFor,
   waitForAgentGroup,
   waitForEvent,
   waitForOnlyRun,
@@ -69,6 +72,41 @@ test("kill -9 of baton run mid-turn: the next commands show the run failed (inte
   // Recovering again (another command touching the run) changes nothing.
   await runBaton(repo, ["events", "1"]);
   assert.equal((await readEvents(repo, runId)).length, events.length);
+});
+
+test("kill -9 of baton run mid tool call: the next command closes the tool call, the turn and the agent session, then fails the run", async (t) => {
+  const repo = await makeRepo("cli-kill9-tool-");
+  t.after(() => killProcessesUnder(repo));
+  const script = await writeScript(repo, "long-tool.json", [{ say: "building" }, { run: "sleep 300" }, { say: "never said" }]);
+  const run = startBaton(repo, ["run", "Build it", "--agent", "fake", "--script", script, "--json"]);
+  t.after(() => run.kill());
+  const runId = await waitForOnlyRun(repo);
+  const started = await waitForEvent(repo, runId, "tool.started", (event) => event.type === "tool.started");
+  await waitFor("the tool call's command to run", () => liveProcessesUnder(repo).some((info) => info.cmdline === "sleep 300"));
+
+  run.child.kill("SIGKILL");
+  assert.equal((await run.done).signal, "SIGKILL");
+  const before = await readEvents(repo, runId);
+  assert.ok(openStartsOf(before).length >= 3, "the dead writer left the tool call, the turn and the agent session open");
+
+  const runs = await runBaton(repo, ["runs"]);
+
+  assert.equal(runs.code, 0, runs.stderr);
+  const events = await readEvents(repo, runId);
+  assert.deepEqual(events.slice(0, before.length), before, "recovery only appends");
+  const added = events.slice(before.length);
+  assert.deepEqual(added.map((event) => event.type), ["tool.completed", "turn.completed", "agent.finished", "run.failed"]);
+  const [tool, turn] = added;
+  assert.equal(tool?.data["call"], started.data["call"]);
+  assert.equal(tool?.data["status"], "cancelled");
+  assert.equal((tool?.data["error"] as ErrorInfo).code, "interrupted");
+  assert.match((tool?.data["error"] as ErrorInfo).message, /stopped before the run ended \(pid \d+\)/);
+  assert.equal(turn?.data["stop_reason"], "cancelled");
+  assert.equal((added.at(-1)?.data["error"] as ErrorInfo).code, "interrupted");
+  assert.deepEqual(openStartsOf(events), [], "every start has its end");
+  assertEverythingStartedEnded(events);
+  // Baton died without ending its agent's command; the recovery of its run does.
+  await waitFor("the dead run's command to end", () => liveProcessesUnder(repo).length === 0, 10_000);
 });
 
 test("the agent crashing mid-turn fails the run with agent_exited naming exit code 3, and closes what it left open", async () => {

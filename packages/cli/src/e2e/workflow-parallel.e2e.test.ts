@@ -284,7 +284,11 @@ test("kill -9 during a fan-out, then baton resume: the branch that had ended is 
   const salvage = eventsOfType(events, "git.committed").find((e) => String(e.data["message"]).startsWith("salvage"));
   assert.equal(salvage?.stage?.branch, "stuck", "the crashed branch's uncommitted work was committed on its branch first");
   assert.deepEqual(salvage?.data["files"], [{ path: "partial.txt", change: "added" }]);
-  assert.equal(eventsOfType(events, "parallel.completed").length, 1);
+  // Recovery closed the crashed fan-out's start (its branches cancelled as interrupted); the resumed one completed.
+  const completed = eventsOfType(events, "parallel.completed");
+  assert.equal(completed.length, 2);
+  assert.ok(events.indexOf(completed[0]!) < events.indexOf(eventsOfType(events, "run.failed")[0]!), "the crashed fan-out is closed before run.failed");
+  assert.equal(completed[1]?.data["outcome"], "succeeded");
   assert.deepEqual(byBranch(events, "integration.completed"), [["quick", undefined], ["stuck", undefined]]);
   const runBranch = eventsOfType(events, "workspace.ready")[0]?.data["branch"] as string;
   for (const [file, text] of [["quick.txt", "quick"], ["partial.txt", "partial"], ["stuck.txt", "done"]]) assert.equal((await git(repo, "show", `${runBranch}:${file}`)).trim(), text);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { eventsOfType, git, onlyRunId, readEvents, runBaton } from "./cli-harness.ts";
+import { eventsOfType, git, onlyRunId, readEvents, runBaton, waitFor } from "./cli-harness.ts";
 import { assertWellClosed, workflowProject } from "./workflow-harness.ts";
 
 const PLAN_CHECK_APPROVE = `digraph review {
@@ -133,4 +133,35 @@ test("agent stages with the same thread_id share one session; each stage's event
   assert.equal(finished[0]?.stage, undefined, "the shared session ends outside any stage");
   assert.ok(events.indexOf(finished[0]!) < events.findIndex((e) => e.type === "run.completed"));
   checkClosed(events);
+});
+
+test("a gate's timeout: resuming after it takes the gate's default choice; without a default the gate fails closed", async () => {
+  const gated = (extra: string) => `digraph timed {
+    start [shape=Mdiamond]
+    ask [shape=hexagon, label="Ship?", timeout="1s"${extra}]
+    exit [shape=Msquare]
+    fix [shape=parallelogram, script="true"]
+    start -> ask
+    ask -> exit [label="[S] Ship"]
+    ask -> fix [label="[H] Hold"]
+    fix -> exit
+  }`;
+  for (const [extra, code, expect] of [[`, "human.default_choice"="Hold"`, 0, "Hold"], ["", 1, undefined]] as const) {
+    const { repo, script } = await project(gated(extra), {});
+    await writeFile(join(repo, ".baton", "workflows", "timed.dot"), gated(extra));
+    const paused = await runBaton(repo, ["run", "Ship it", "--workflow", "timed", "--script", script, "--yes", "--timeout", "5m"]);
+    assert.equal(paused.code, 4, paused.stderr);
+    const runId = await onlyRunId(repo);
+    // Wait until the recorded request is older than the gate's timeout (the log's own clock decides).
+    const requested = Date.parse(eventsOfType(await readEvents(repo, runId), "approval.requested")[0]!.at);
+    await waitFor("the gate's timeout to pass", () => Date.now() - requested > 1_000);
+    const resumed = await runBaton(repo, ["resume", "1"]);
+    assert.equal(resumed.code, code, resumed.stderr + resumed.stdout);
+    const events = await readEvents(repo, runId);
+    const resolved = eventsOfType(events, "approval.resolved")[0];
+    assert.equal(resolved?.data["via"], "timeout");
+    assert.equal(resolved?.data["choice"], expect);
+    if (expect === undefined) assert.equal((eventsOfType(events, "stage.failed")[0]?.data["error"] as { code: string }).code, "gate_timeout");
+    checkClosed(events);
+  }
 });

@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { BatonError } from "../errors.ts";
+import { AGENT_TREE_ENV, agentTreeTag } from "../process-tree/agent-tree-tag.ts";
+import { ProcessTree } from "../process-tree/process-tree.ts";
+
+export { AGENT_TREE_ENV };
 
 /** How an agent is started. `env` is the whole environment it gets: nothing is inherited. */
 export type AgentCommand = {
@@ -9,6 +13,8 @@ export type AgentCommand = {
   args: readonly string[];
   env: Record<string, string>;
   cwd: string;
+  /** The run the agent works for: named in its `BATON_AGENT_TREE` (see agent-tree-tag.ts). */
+  runId?: string;
 };
 
 /** Lines of the agent's standard error kept for error messages. */
@@ -17,19 +23,34 @@ const STDERR_LINES_KEPT = 20;
 export type AgentExit = { code: number | null; signal: NodeJS.Signals | null };
 
 /**
- * An agent child process in its own process group, so that it and everything it starts can be
- * signalled together: agents spawn shells and helpers that would otherwise outlive a cancel.
+ * An agent child process in its own session and process group, so that it and everything it
+ * starts can be signalled together: agents spawn shells and helpers that would otherwise
+ * outlive a cancel. Commands that leave the group (agents run them in sessions of their own)
+ * are tracked as the agent's process tree, and all of it is killed when the agent ends: when
+ * it exits or is stopped, whatever the reason, and when Baton itself exits.
  */
 export class AgentProcess implements AsyncDisposable {
   readonly #child: ChildProcess;
   readonly #stderr: string[] = [];
   readonly exited: Promise<AgentExit>;
   #exit: AgentExit | undefined;
+  /** Undefined where /proc cannot be read: then only the agent's process group is ended. */
+  readonly #tree: ProcessTree | undefined;
+  #treeEnded = false;
+  readonly #onBatonExit = () => this.#endTree();
 
-  private constructor(child: ChildProcess) {
+  private constructor(child: ChildProcess, tree: ProcessTree | undefined) {
     this.#child = child;
+    this.#tree = tree;
+    if (tree !== undefined) {
+      // Every process with an agent adds one listener; a server runs many agents at once.
+      process.setMaxListeners(process.getMaxListeners() + 1);
+      process.once("exit", this.#onBatonExit);
+    }
     this.exited = once(child, "exit").then(([code, signal]) => {
       this.#exit = { code: code as number | null, signal: signal as NodeJS.Signals | null };
+      // What the agent started dies with it, also when it died on its own (a crash, a kill -9).
+      this.#endTree();
       return this.#exit;
     });
     // A write to an agent that has exited must not crash Baton: its exit is reported instead.
@@ -46,9 +67,10 @@ export class AgentProcess implements AsyncDisposable {
 
   /** Starts the agent. A command that cannot be started is a `BatonError` naming it. */
   static async start(spec: AgentCommand): Promise<AgentProcess> {
+    const tag = agentTreeTag(spec.runId);
     const child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
-      env: spec.env,
+      env: { ...spec.env, [tag.name]: tag.value },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
@@ -62,7 +84,7 @@ export class AgentProcess implements AsyncDisposable {
         cause: spawned,
       });
     }
-    return new AgentProcess(child);
+    return new AgentProcess(child, child.pid === undefined ? undefined : ProcessTree.track(child.pid, { tag }));
   }
 
   get pid(): number {
@@ -117,8 +139,8 @@ export class AgentProcess implements AsyncDisposable {
 
   /**
    * Ends the agent: closes its input, waits `graceMs` for it to exit, then SIGTERM to its
-   * group, then SIGKILL. Afterwards no process of the group is left (one agent was seen to
-   * ignore SIGTERM after an error).
+   * group, then SIGKILL. Afterwards no process of the group or of the agent's tree is left
+   * (one agent was seen to ignore SIGTERM after an error).
    */
   async stop(graceMs: number): Promise<AgentExit> {
     this.#child.stdin?.end();
@@ -127,9 +149,24 @@ export class AgentProcess implements AsyncDisposable {
       if (!(await this.#exitedWithin(graceMs))) this.signalGroup("SIGKILL");
     }
     const exit = await this.exited;
-    // The leader is gone; anything it left in its group goes too.
+    // The leader is gone; anything it left in its group or its tree goes too.
     this.signalGroup("SIGKILL");
+    this.#endTree();
     return exit;
+  }
+
+  /**
+   * Kills what is left of the agent's process tree, and stops tracking it. Once: the agent has
+   * exited by then (or Baton is exiting), so nothing of the tree is started afterwards.
+   */
+  #endTree(): void {
+    if (this.#tree === undefined || this.#treeEnded) return;
+    this.#treeEnded = true;
+    this.#tree.killAll();
+    if (process.listeners("exit").includes(this.#onBatonExit)) {
+      process.off("exit", this.#onBatonExit);
+      process.setMaxListeners(Math.max(0, process.getMaxListeners() - 1));
+    }
   }
 
   async #exitedWithin(ms: number): Promise<boolean> {

@@ -13,6 +13,7 @@ import { setUpSession } from "./session-setup.ts";
 import { tapStreams } from "./tap.ts";
 import { AcpTranscript } from "./transcript.ts";
 import { errorText } from "./error-text.ts";
+import { isBatonError } from "../errors.ts";
 
 export type SessionOptions = {
   agentName: string;
@@ -173,17 +174,32 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
       });
       result = outcome(await options.conduct(live));
     }
+  } catch (error) {
+    // Baton's own failure in the middle of a session: the agent is still ended below, and what
+    // it left open (its tool calls, its turn) is closed, so that every start has its end.
+    const failed = sessionFailure(error);
+    mapper.closeOpen("failed", failed);
+    result = outcome({ kind: "failed", error: failed });
   } finally {
     connection.close();
   }
   const exit = await agent.stop(result.kind === "cancelled" ? options.cancelGraceMs : EXIT_GRACE_MS);
-  await transcript.close();
+  const transcriptError = await transcript.close();
+  if (transcriptError !== undefined) {
+    sink.append("log", { level: "warn", code: "transcript_write_failed", message: `the ACP transcript (acp.jsonl) could not be written in full: ${transcriptError.message}` });
+  }
   const finished: Record<string, unknown> = { turns: mapper.turns, usage: mapper.usage };
   if (sessionId !== undefined) finished["session"] = sessionId;
   if (exit.code !== null) finished["exit_code"] = exit.code;
   if (exit.signal !== null) finished["signal"] = exit.signal;
   sink.append("agent.finished", finished);
   return result;
+}
+
+/** What a session fails with when Baton itself throws: a `BatonError`'s code and line, else `internal`. */
+export function sessionFailure(error: unknown): { code: string; message: string } {
+  if (isBatonError(error)) return { code: error.code, message: error.toLine() };
+  return { code: "internal", message: `Baton failed while running the agent: ${error instanceof Error ? error.message : String(error)}` };
 }
 
 async function startSession(ctx: acp.ClientContext, options: SessionOptions) {

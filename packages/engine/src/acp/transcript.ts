@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+import fs, { createWriteStream, type WriteStream } from "node:fs";
 import type { Redactor } from "../redaction/redactor.ts";
 import { asObject } from "./json-access.ts";
 import type { Direction } from "./tap.ts";
@@ -16,17 +16,25 @@ export type TranscriptRecord = {
   raw?: string;
 };
 
-/** Appends the ACP transcript of a run. Buffered: it is a trace, not the source of truth. */
+/**
+ * Appends the ACP transcript of a run. Buffered: it is a trace, not the source of truth, so a
+ * failure to write it (a full disk) never fails the run; `close()` reports it.
+ */
 export class AcpTranscript {
+  readonly #path: string;
   readonly #stream: WriteStream;
   readonly #redactor: Redactor;
   readonly #now: () => Date;
   #count = 0;
   #error: Error | undefined;
+  /** Bytes of whole records written: where the file is cut back to if a write fails midway. */
+  #written: number;
 
   constructor(path: string, redactor: Redactor, now: () => Date) {
+    this.#path = path;
+    this.#written = sizeOf(path);
     this.#stream = createWriteStream(path, { flags: "a" });
-    this.#stream.on("error", (error) => (this.#error = error));
+    this.#stream.on("error", (error) => (this.#error ??= error));
     this.#redactor = redactor;
     this.#now = now;
   }
@@ -43,7 +51,12 @@ export class AcpTranscript {
     } catch {
       record.raw = text;
     }
-    this.#stream.write(`${JSON.stringify(record)}\n`);
+    if (this.#error === undefined) {
+      const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
+      this.#stream.write(bytes, (error) => {
+        if (!error) this.#written += bytes.byteLength;
+      });
+    }
     return message;
   }
 
@@ -65,8 +78,26 @@ export class AcpTranscript {
     return { ...asObject(message), params: { ...params, update: { ...update, content: { ...content, text: scrubbed } } } };
   }
 
-  async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.#stream.end(resolve));
-    if (this.#error) throw this.#error;
+  /**
+   * Flushes and closes the file. Resolves with the write error if there was one; the file then
+   * ends with its last whole record (a disk that filled midway leaves no torn line).
+   */
+  async close(): Promise<Error | undefined> {
+    await new Promise<void>((resolve) => this.#stream.end(() => resolve()));
+    if (this.#error === undefined) return undefined;
+    try {
+      fs.truncateSync(this.#path, this.#written);
+    } catch {
+      // The file cannot be cut (gone, read-only): it is a trace, its last record stays torn.
+    }
+    return this.#error;
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return fs.statSync(path).size;
+  } catch {
+    return 0;
   }
 }

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Usage } from "@baton/protocol";
 import { definedFields } from "@baton/protocol/core";
 import { runAgentSession, type SessionEnd, type SessionOutcome } from "../acp/agent-session.ts";
@@ -80,7 +80,8 @@ export async function runAgentSessionSafely(
     return await runAgentSession(
       definedFields({
         agentName: agent.agentName,
-        command: { ...agent.command, cwd: run.workspace.path },
+        // The run's directory is named after its id: the agent's processes carry it (see agent-tree-tag.ts).
+        command: { ...agent.command, cwd: run.workspace.path, runId: basename(run.dir) },
         isolation: settings.isolation,
         conduct: drive.conduct,
         onToolFinished: drive.onToolFinished,

@@ -66,11 +66,17 @@ export type RunCancel = {
   stop(): void;
 };
 
+/** Who cancels a run whose log cannot be written. */
+const WRITE_FAILURE_CANCEL: CancelRequest = { by: "baton", reason: "the run's log could not be written" };
+
 /**
- * Watches both ways a run is cancelled: the caller's `signal` (its reason a CancelRequest, or
- * a user's interrupt) and a cancel request file from another process (`baton cancel`, the API).
+ * Watches the ways a run is cancelled: the caller's `signal` (its reason a CancelRequest, or a
+ * user's interrupt), a cancel request file from another process (`baton cancel`, the API), and
+ * `writeFailure`, the run writer's failure signal: a log that cannot be written (a full or
+ * read-only disk) ends the run at once, its agent cancelled and stopped; closing the writer
+ * then reports the failure.
  */
-export function watchRunCancel(runDir: string, signal: AbortSignal): RunCancel {
+export function watchRunCancel(runDir: string, signal: AbortSignal, writeFailure?: AbortSignal): RunCancel {
   const cancel = new AbortController();
   let request: CancelRequest | undefined;
   const onAbort = () => {
@@ -84,12 +90,19 @@ export function watchRunCancel(runDir: string, signal: AbortSignal): RunCancel {
     request ??= fromFile;
     cancel.abort();
   });
+  const onWriteFailure = () => {
+    request ??= WRITE_FAILURE_CANCEL;
+    cancel.abort();
+  };
+  if (writeFailure?.aborted === true) onWriteFailure();
+  else writeFailure?.addEventListener("abort", onWriteFailure, { once: true });
   return {
     signal: cancel.signal,
     requestedBy: () => request,
     stop: () => {
       stopWatching();
       signal.removeEventListener("abort", onAbort);
+      writeFailure?.removeEventListener("abort", onWriteFailure);
     },
   };
 }

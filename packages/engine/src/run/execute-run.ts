@@ -73,7 +73,8 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   const sink = new RunSink(writer, request.redactor);
   const started = request.now().getTime();
   const startedMono = performance.now();
-  const cancel = watchRunCancel(writer.dir, request.signal);
+  // A log that cannot be written (a full disk) ends the run too; closing the writer reports why.
+  const cancel = watchRunCancel(writer.dir, request.signal, writer.failure);
 
   let result: RunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   try {

@@ -7,6 +7,8 @@ export type RunLogWriter = {
   readonly runId: string;
   readonly number: number;
   readonly dir: string;
+  /** Aborted when the log cannot be written any more (a full or read-only disk); `close()` then reports why. */
+  readonly failure: AbortSignal;
   append(type: string, data: Record<string, unknown>, stage?: StageScope): Envelope;
   publish(type: string, data: Record<string, unknown>, stage?: StageScope): void;
   close(): Promise<void>;
@@ -39,6 +41,10 @@ export class RunSink implements EventSink {
   }
 
   append(type: string, data: Record<string, unknown>): void {
+    // Once the log cannot be written, the run is being ended (see executeRun) and what it still
+    // emits is lost with the disk: dropped here, not thrown into the agent's message handling.
+    // The failure itself is not lost: the writer's close() reports it.
+    if (this.#writer.failure.aborted) return;
     const envelope = this.#writer.append(type, this.#redactor.redactValue(data), this.stage);
     applyEvent(this.state, envelope);
     for (const listener of this.#listeners) listener(envelope);
@@ -61,6 +67,7 @@ export class RunSink implements EventSink {
 
   /** Ephemeral text is already redacted by the stream redactor that held it back. */
   publish(type: string, data: Record<string, unknown>): void {
+    if (this.#writer.failure.aborted) return;
     this.#writer.publish(type, data, this.stage);
   }
 }

@@ -13,3 +13,5 @@ export type { ReadFeedOptions, FollowFeedOptions } from "./feed.ts";
 export type { MalformedLine, OnMalformed } from "./log-range-reader.ts";
 export { nodeLogFileSystem, type LogFileSystem } from "./log-file-system.ts";
 export { INTERRUPTED_CODE } from "./recovery.ts";
+export { storeFailure, storeFailureKind, type StoreFailureKind } from "./store-failure.ts";
+export type { IndexSetAside, OnIndexSetAside } from "./index-set-aside.ts";

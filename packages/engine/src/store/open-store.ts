@@ -6,13 +6,15 @@ import { CommitBus } from "./commit-bus.ts";
 import { FOLLOW_POLL_MS } from "./commit-waker.ts";
 import { FeedRows } from "./feed-rows.ts";
 import { HintFile } from "./hint-file.ts";
-import { DEFAULT_BUSY_TIMEOUT_MS, openIndexDb } from "./index-db.ts";
-import { storeLayout } from "./layout.ts";
+import { DEFAULT_BUSY_TIMEOUT_MS } from "./index-db.ts";
+import { openIndexSettingAside, warnIndexSetAside, type OnIndexSetAside } from "./index-set-aside.ts";
+import { storeLayout, type StoreLayout } from "./layout.ts";
 import { nodeLogFileSystem, type LogFileSystem } from "./log-file-system.ts";
 import { warnMalformed, type OnMalformed } from "./log-range-reader.ts";
 import { currentProcess } from "./process-identity.ts";
 import { rebuildIfNeeded } from "./rebuild.ts";
 import { reconcileAll } from "./reconcile-all.ts";
+import { isWritableDirectory, storeFailure } from "./store-failure.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import type { RunWriter } from "./run-writer.ts";
 import { isDirectory, Store } from "./store.ts";
@@ -33,6 +35,8 @@ export type StoreOptions = {
   pollMs?: number;
   /** Where malformed log lines are reported (default: a process warning). */
   onMalformed?: OnMalformed;
+  /** Where a damaged index.db moved aside is reported (default: a process warning). */
+  onIndexSetAside?: OnIndexSetAside;
   /**
    * Writers listen on a live socket so that other processes receive their ephemeral events
    * (`agent.delta`); default true. Off, deltas reach subscribers in this process only.
@@ -42,8 +46,10 @@ export type StoreOptions = {
 
 /**
  * Opens the store of a project: `<batonDir>/index.db` and `<batonDir>/runs/`. The directory
- * must exist (`baton init` creates it). A missing or new index.db is rebuilt from the logs,
- * and runs whose writer died between fsync and index commit are brought up to date.
+ * must exist (`baton init` creates it). A missing or new index.db is rebuilt from the logs (a
+ * damaged one is moved aside first, see openIndexSettingAside), and runs whose writer died
+ * between fsync and index commit are brought up to date. A store that cannot be opened for
+ * want of space, of write access, or of a working disk is a `BatonError` saying which.
  *
  * @example
  * await using store = await openStore(".baton");
@@ -56,12 +62,23 @@ export async function openStore(batonDir: string, options: StoreOptions = {}): P
   if (!isDirectory(layout.batonDir)) {
     throw new BatonError("not_initialized", `${layout.batonDir} does not exist`, { hint: "run `baton init` in the repository first" });
   }
+  try {
+    return await openExistingStore(layout, options);
+  } catch (error) {
+    if (error instanceof BatonError) throw error;
+    // SQLite says "unable to open database file" of a directory it cannot make its -wal in.
+    const kind = isWritableDirectory(layout.batonDir) ? undefined : "read_only";
+    throw storeFailure(error, `opening ${layout.batonDir}`, kind === undefined ? {} : { kind }) ?? error;
+  }
+}
+
+async function openExistingStore(layout: StoreLayout, options: StoreOptions): Promise<Store> {
   fs.mkdirSync(layout.runsDir, { recursive: true });
-  const db = openIndexDb(layout.indexPath, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  const now = options.now ?? (() => new Date());
+  const db = openIndexSettingAside(layout.indexPath, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, now, options.onIndexSetAside ?? warnIndexSetAside);
   let feedHint: HintFile | undefined;
   try {
     feedHint = new HintFile(layout.feedHintPath);
-    const now = options.now ?? (() => new Date());
     const nextUlid = monotonicFactory();
     const writers = new Set<RunWriter>();
     const context: StoreContext = {

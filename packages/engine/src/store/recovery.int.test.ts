@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { INTERRUPTED_CODE } from "./recovery.ts";
 import { openStore } from "./open-store.ts";
-import { collect, makeBatonDir, spawnFixture } from "./test-fixtures/temp-store.ts";
+import { collect, makeBatonDir, spawnFixture, steppingClock } from "./test-fixtures/temp-store.ts";
 
 const started = { attempt: 1, resumed: false, pid: 4242, host: "h" };
 
@@ -38,6 +38,36 @@ test("a run that never got run.started is abandoned just the same", async (t) =>
   const recovered = await store.recoverIfAbandoned(writer.runId);
   assert.equal(recovered?.event.seq, 2);
   assert.equal(store.getRun(writer.runId)?.status, "failed");
+});
+
+test("a dead writer's open tool call, turn and agent session are closed before run.failed", async (t) => {
+  await using store = await openStore(await makeBatonDir(t), { now: steppingClock() });
+  const writer = await store.createRun({ task: "t", agent: "fake", repo: { root: "/", dirty: false } });
+  const session = "ses_1";
+  writer.append("run.started", started);
+  writer.append("agent.started", { session, agent: "fake", protocol_version: 1 });
+  writer.append("turn.started", { session, turn: 1, reason: "task" });
+  writer.append("usage.updated", { session, basis: "delta", input_tokens: 5, output_tokens: 2 });
+  writer.append("tool.started", { session, call: "c_1", tool: "run", kind: "execute" });
+  // The writer goes away without a final event: its lock is released, nobody writes the run.
+  await writer.close();
+
+  const recovered = await store.recoverIfAbandoned(writer.runId);
+  assert.equal(recovered?.event.type, "run.failed");
+  const events = await collect(store.readRun(writer.runId, { after: 6 }));
+  const error = { code: INTERRUPTED_CODE, message: "the process writing this run stopped before the run ended (pid 4242)" };
+  assert.deepEqual(
+    events.map((event) => [event.type, event.data]),
+    [
+      ["tool.completed", { session, call: "c_1", tool: "run", status: "cancelled", is_error: true, duration_ms: events[0]?.data["duration_ms"], output_chars: 0, error }],
+      ["turn.completed", { session, turn: 1, stop_reason: "cancelled", duration_ms: events[1]?.data["duration_ms"], error }],
+      ["agent.finished", { session, turns: 1, usage: { input_tokens: 5, output_tokens: 2, cache_read_tokens: 0, cache_write_tokens: 0 } }],
+      ["run.failed", { error }],
+    ],
+  );
+  assert.ok((events[1]?.data["duration_ms"] as number) > (events[0]?.data["duration_ms"] as number), "each end is timed from its own start");
+  assert.equal(store.getRun(writer.runId)?.status, "failed");
+  assert.equal(await store.recoverIfAbandoned(writer.runId), undefined, "recovery runs once");
 });
 
 test("a paused run and a finished run are not abandoned", async (t) => {

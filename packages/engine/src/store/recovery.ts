@@ -1,6 +1,10 @@
 import fs from "node:fs";
-import { isFinalStatus, isFinalType, type Envelope } from "@baton/protocol/core";
+import { open } from "node:fs/promises";
+import { applyEvent, applyToOpenStarts, initialRunState, isFinalStatus, isFinalType, type Envelope, type OpenStarts } from "@baton/protocol/core";
+import { killRunLeftovers } from "../process-tree/agent-tree-tag.ts";
+import { interruptedEnds, INTERRUPTED_CODE, type PendingEvent } from "./interrupted-ends.ts";
 import { runPaths } from "./layout.ts";
+import { readLogRange } from "./log-range-reader.ts";
 import { removeStaleEndpoint } from "./live-endpoint.ts";
 import { openLockedRun } from "./open-run.ts";
 import { RunWriter } from "./run-writer.ts";
@@ -14,15 +18,15 @@ export type RecoveryOutcome =
   | { kind: "paused" }
   | { kind: "writer_alive"; pid: number; host: string };
 
-/** The error code of the `run.failed` that recovery appends. */
-export const INTERRUPTED_CODE = "interrupted";
+export { INTERRUPTED_CODE };
 
 /**
  * Ends a run whose writer is gone. If the run has no final event, is not paused (a paused
  * run waits for a resume, on purpose without a writer), and its lock is absent or stale:
- * take the lock, cut a torn tail, bring the index up to the log, append one `run.failed`
- * with error code `interrupted`, and release. Idempotent: once the run has a final event
- * this does nothing. A run that never got `run.started` is abandoned just the same.
+ * take the lock, cut a torn tail, bring the index up to the log, close every start the log
+ * leaves open (a tool call, turn or agent session the writer died in: see interruptedEnds),
+ * append one `run.failed` with error code `interrupted`, and release. Idempotent: once the run has a final event this
+ * does nothing. A run that never got `run.started` is abandoned just the same.
  */
 export async function recoverIfAbandoned(context: StoreContext, runId: string): Promise<RecoveryOutcome> {
   const known = context.catalog.get(runId);
@@ -44,14 +48,40 @@ export async function recoverIfAbandoned(context: StoreContext, runId: string): 
   }
   const pid = attempt.replaced?.pid ?? context.catalog.get(runId)?.pid;
   const writer = new RunWriter(context, opened);
-  const event = writer.append("run.failed", {
-    error: {
-      code: INTERRUPTED_CODE,
-      message: `the process writing this run stopped before the run ended (pid ${pid ?? "unknown"})`,
-    },
-  });
+  let ends: PendingEvent[];
+  try {
+    const message = `the process writing this run stopped before the run ended (pid ${pid ?? "unknown"})`;
+    ends = await endsOfLog(context, runId, opened.size, message);
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
+  let event: Envelope | undefined;
+  for (const end of ends) event = writer.append(end.type, end.data, end.stage);
   await writer.close();
   // The dead writer's live socket, if it left one: nobody will listen on it again.
   removeStaleEndpoint(writer.dir);
-  return { kind: "recovered", event, pid };
+  // A writer killed outright could not end its agent's processes: they work for a run that has
+  // ended. The lock was this host's (another host's is never taken over), and so are they.
+  killRunLeftovers(runId, attempt.replaced?.start_time ?? undefined);
+  return { kind: "recovered", event: event as Envelope, pid };
+}
+
+/** Folds the log up to `size` and returns the events that end it (see interruptedEnds). */
+async function endsOfLog(context: StoreContext, runId: string, size: number, message: string): Promise<PendingEvent[]> {
+  const state = initialRunState();
+  const starts: OpenStarts = new Map();
+  const file = runPaths(context.layout, runId).events;
+  const handle = await open(file, "r");
+  try {
+    for await (const { events } of readLogRange(handle, 0, size, { file, onMalformed: context.onMalformed })) {
+      for (const event of events) {
+        applyEvent(state, event);
+        applyToOpenStarts(starts, event);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return interruptedEnds([...starts.values()], state.sessions, message, context.nowMs());
 }

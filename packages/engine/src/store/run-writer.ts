@@ -10,6 +10,7 @@ import type { HintFile } from "./hint-file.ts";
 import { writeTransaction } from "./index-db.ts";
 import { writerEndpoint } from "./live-endpoint.ts";
 import { LiveServer } from "./live-server.ts";
+import { storeFailure } from "./store-failure.ts";
 import type { StoreContext } from "./store-context.ts";
 import type { WriterLock } from "./writer-lock.ts";
 
@@ -91,6 +92,7 @@ export class RunWriter implements AsyncDisposable {
   #ended = false;
   #draining = false;
   #broken: BatonError | undefined;
+  readonly #failure = new AbortController();
   #closing: Promise<void> | undefined;
   #lastStampMs = Number.NaN;
   #lastStamp = "";
@@ -122,6 +124,15 @@ export class RunWriter implements AsyncDisposable {
   /** Seq of the last event that is durable and indexed. */
   get committedSeq(): number {
     return this.#committedSeq;
+  }
+
+  /**
+   * Aborted, with the error as its reason, when the writer breaks (a write, fsync or index
+   * commit failed: a full disk, a read-only or failing one). Whoever produces the run's events
+   * listens to it to end the run rather than keep producing events that cannot be written.
+   */
+  get failure(): AbortSignal {
+    return this.#failure.signal;
   }
 
   /** True once a final event (completed, failed, cancelled) has been appended. */
@@ -280,9 +291,14 @@ export class RunWriter implements AsyncDisposable {
     const bytes = batch.bytes();
     const offset = this.#size;
     const { fileSystem, catalog, feed } = this.#context;
-    await fileSystem.write(this.#state.fd, bytes, offset);
-    // Durable before delivered: nothing below happens until the batch is on disk.
-    await fileSystem.datasync(this.#state.fd);
+    try {
+      await fileSystem.write(this.#state.fd, bytes, offset);
+      // Durable before delivered: nothing below happens until the batch is on disk.
+      await fileSystem.datasync(this.#state.fd);
+    } catch (error) {
+      cutBack(this.#state.fd, offset);
+      throw error;
+    }
     const first = batch.events[0]?.seq ?? this.#committedSeq + 1;
     const lastSeq = first + batch.events.length - 1;
     const patch: CatalogPatch = {};
@@ -326,14 +342,35 @@ export class RunWriter implements AsyncDisposable {
     }
   }
 
-  /** A failed write, fsync or index commit breaks the writer: every pending append rejects. */
+  /**
+   * A failed write, fsync or index commit breaks the writer: every pending append rejects,
+   * nothing more is written, and `failure` is aborted. What was committed stays a valid log:
+   * recovery ends it once the disk is fixed.
+   */
   #fail(error: unknown, batch: AppendBatch): void {
-    const message = error instanceof Error ? error.message : String(error);
-    this.#broken = new BatonError("store_write_failed", `writing run ${this.runId} failed: ${message}`, {
-      hint: "check the disk (space, permissions); the run can be recovered from its log",
-      cause: error,
-    });
+    const doing = `writing run ${this.runId}`;
+    this.#broken =
+      storeFailure(error, doing, { code: "store_write_failed" }) ??
+      new BatonError("store_write_failed", `${doing} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        hint: "check the disk (space, permissions); the run can be recovered from its log",
+        cause: error,
+      });
     batch.reject(this.#broken);
     for (const pending of this.#queue.splice(0)) pending.reject(this.#broken);
+    this.#failure.abort(this.#broken);
+  }
+}
+
+/**
+ * Cuts the log back to `size` after a failed write or fsync of the batch that began there: a
+ * disk that filled mid-write leaves part of a line, which must not stay as the log's last line
+ * (no event of the batch was delivered, so none is lost). Truncating frees space and needs
+ * none; if it fails all the same, the next open of the log cuts the torn tail (see log-tail.ts).
+ */
+function cutBack(fd: number, size: number): void {
+  try {
+    fs.ftruncateSync(fd, size);
+  } catch {
+    // Left to the next open's tail repair, as for a writer that died mid-write.
   }
 }

@@ -70,7 +70,8 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
   const sink = new RunSink(writer, request.settings.redactor, resumed === undefined ? undefined : { state: resumed.state, listeners: new Set() });
   const started = request.settings.now().getTime();
   const startedMono = performance.now();
-  const cancel = watchRunCancel(writer.dir, request.signal);
+  // A log that cannot be written (a full disk) ends the run too; closing the writer reports why.
+  const cancel = watchRunCancel(writer.dir, request.signal, writer.failure);
   let result: WorkflowRunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   let threads: AgentThreads | undefined;
   try {

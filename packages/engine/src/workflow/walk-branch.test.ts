@@ -17,6 +17,7 @@ function memoryWriter(): RunLogWriter & { events: Envelope[] } {
     runId: RUN,
     number: 1,
     dir: "/nowhere",
+    failure: new AbortController().signal,
     events,
     append(type: string, data: Record<string, unknown>, stage?: StageScope) {
       const envelope: Envelope = { v: 1, run: RUN, seq: events.length + 1, at: "2026-11-29T10:00:00.000Z", type, data, ...(stage === undefined ? {} : { stage }) };

@@ -78,6 +78,8 @@ export const toolCompleted = defineEvent(
     preview: z.string().optional(),
     /** The trace-store file holding the whole output (capped, redacted), relative to the run's directory; absent when there was no output or it could not be written. */
     output_file: z.string().optional(),
+    /** Why Baton ended a call that did not complete: `interrupted` when the process writing the run died during it. */
+    error: errorInfoSchema.optional(),
   }),
 );
 

@@ -7,3 +7,4 @@ export * from "./fold.ts";
 export * from "./catalog-fold.ts";
 export * from "./defined-fields.ts";
 export * from "./stage-fold.ts";
+export * from "./open-starts.ts";

@@ -1,3 +1,4 @@
+import { INTERRUPTED_CODE } from "../../store/interrupted-ends.ts";
 import { definedFields, type FanOutState } from "@baton/protocol/core";
 import { git } from "../../workspace/git-cli.ts";
 import type { StageHalt, StageResult } from "../stage-result.ts";
@@ -80,12 +81,15 @@ export function fanOutStage(deps: BranchRunDeps) {
   };
 }
 
-/** Branches an earlier attempt of this visit saw end (before a crash): their ends stand. */
+/**
+ * Branches an earlier attempt of this visit saw end (before a crash): their ends stand. A
+ * branch that recovery ended for the crash itself (`interrupted`) did not end: it runs again.
+ */
 function reusedEnds(deps: BranchRunDeps, earlier: FanOutState | undefined, planned: readonly PlannedBranch[]): [string, BranchEnd][] {
   if (earlier === undefined) return [];
   const wanted = new Set(planned.map((branch) => branch.branch));
   return earlier.branches
-    .filter((branch) => wanted.has(branch.branch) && branch.status !== "pending" && branch.status !== "running")
+    .filter((branch) => wanted.has(branch.branch) && branch.status !== "pending" && branch.status !== "running" && branch.error?.code !== INTERRUPTED_CODE)
     .map((branch) => [branch.branch, definedFields({ branch: branch.branch, outcome: branch.status as BranchEnd["outcome"], git_branch: branch.git_branch ?? branchWorktreeNames(deps.workspace, branch.branch).gitBranch, head_sha: branch.head_sha, error: branch.error })]);
 }
 
