@@ -93,18 +93,8 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
       // Where to go on is read from the log as it was: the new run.started changes the folded state.
       const point = resumePoint(resumed.state, request.router.startId);
       sink.append("run.started", { attempt: resumed.attempt, resumed: true, pid: process.pid, host: hostname() });
-      for (const open of point.interrupted) {
-        sink.inStage(definedFields({ id: open.stage, visit: open.visit, branch: open.branch })).append("stage.failed", {
-          stage: open.stage,
-          visit: open.visit,
-          error: { code: "interrupted", message: "the process running this stage ended before it did; the visit runs again" },
-          class: "transient_infra",
-          will_retry: false,
-          duration_ms: 0,
-        });
-      }
       workspace = await existingWorkspace(resumed.state);
-      if (!("code" in workspace)) await salvage(sink, workspace, writer, request.task, point.interrupted.find((visit) => visit.branch === undefined));
+      if (!("code" in workspace)) await salvage(sink, workspace, writer, request.task, point.inFlight);
       start = point.start;
     }
     if ("code" in workspace) {

@@ -6,8 +6,12 @@ import type { StageOutcome } from "./stage-result.ts";
 /** Where a resumed run goes on, from its folded log alone (the log is the state). */
 export type ResumePoint = {
   start: WalkStart;
-  /** Stage visits a crash left open (not a waiting gate): closed as interrupted before the walk goes on. */
-  interrupted: { stage: string; visit: number; branch?: string | undefined }[];
+  /**
+   * The visit the run was in when it stopped without a checkpoint (one a dead process left,
+   * which recovery has ended as interrupted, or one that failed with no way on): what it left
+   * uncommitted is salvaged in its name before it runs again.
+   */
+  inFlight?: { stage: string; visit: number } | undefined;
 };
 
 /**
@@ -23,19 +27,21 @@ export function resumePoint(state: RunState, startId: string): ResumePoint {
   }
   const workflow = state.workflow;
   const checkpoint = workflow.checkpoints.at(-1);
-  const open = openStages(workflow);
   const gate = workflow.gate;
-  const waiting = gate === undefined ? undefined : open.find((visit) => visit.stage === gate.gate && visit.branch === undefined);
-  const interrupted = open.filter((visit) => visit !== waiting).map((visit) => ({ stage: visit.stage, visit: visit.visit, branch: visit.branch }));
+  // Visits a dead process left open were ended by recovery (store/recovery.ts) before this
+  // resume: the only visit still open here is a gate that waits for its answer.
+  const waiting = gate === undefined ? undefined : openStages(workflow).find((visit) => visit.stage === gate.gate && visit.branch === undefined);
   const visits = { ...(checkpoint?.visits ?? {}) };
   const previous = { outcome: lastOutcome(state, checkpoint?.stage) };
   if (waiting !== undefined) {
-    return { start: { node: waiting.stage, context: { ...workflow.context }, visits, previous, openVisit: waiting.visit }, interrupted };
+    return { start: { node: waiting.stage, context: { ...workflow.context }, visits, previous, openVisit: waiting.visit } };
   }
   if (checkpoint !== undefined && checkpoint.next === undefined) {
     throw new BatonError("not_resumable", `run ${state.number ?? ""} already reached its exit stage`, { hint: "start a new run, or fork it with baton fork RUN --at STAGE" });
   }
-  return { start: { node: checkpoint?.next ?? startId, context: { ...(checkpoint?.context ?? {}) }, visits, previous }, interrupted };
+  const last = workflow.stages.findLast((visit) => visit.branch === undefined);
+  const inFlight = last === undefined || (last.stage === checkpoint?.stage && last.visit === checkpoint.visit) ? undefined : { stage: last.stage, visit: last.visit };
+  return { start: { node: checkpoint?.next ?? startId, context: { ...(checkpoint?.context ?? {}) }, visits, previous }, inFlight };
 }
 
 function lastOutcome(state: RunState, stage: string | undefined): StageOutcome {
