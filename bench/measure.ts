@@ -34,7 +34,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** The value at `fraction` (0..1) of an ascending list (nearest rank). */
-export function percentile(sorted: readonly number[], fraction: number): number {
+export function percentile(sorted: ArrayLike<number>, fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
 }

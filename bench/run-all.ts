@@ -9,14 +9,20 @@ import { fixed, repoRoot } from "./measure.ts";
 
 const BENCHMARKS = [
   "bench/store/append-throughput.bench.ts",
+  "bench/store/durable-write.bench.ts",
   "bench/store/follow-latency.bench.ts",
   "bench/store/read-tail.bench.ts",
   "bench/store/follow-memory.bench.ts",
   "bench/harness-overhead.bench.ts",
   "bench/serve/sse-fanout.bench.ts",
+  "bench/serve/overview.bench.ts",
+  "bench/otel/export.bench.ts",
+  "bench/tui/run-view.bench.ts",
   "bench/workflow/stage-transition.bench.ts",
   "bench/workflow/checkpoint-commit.bench.ts",
   "bench/workflow/resume-startup.bench.ts",
+  "bench/delivery/pipeline.bench.ts",
+  "bench/proxy/proxy-latency.bench.ts",
   "bench/agents/startup.bench.ts",
 ];
 

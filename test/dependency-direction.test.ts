@@ -23,17 +23,29 @@ const RULES: Rule[] = [
   },
   {
     pkg: "engine",
-    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "@baton/workflow", "zod", "ulid", "smol-toml", "shell-quote"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
-    description: "node builtins, @baton/protocol, @baton/workflow, zod, ulid, smol-toml, shell-quote, the ACP SDK",
+    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "@baton/workflow", "@baton/transcript", "zod", "ulid", "smol-toml", "shell-quote", "pg", "pg-boss", "@octokit/rest"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
+    description: "node builtins, @baton/protocol, @baton/workflow, @baton/transcript, zod, ulid, smol-toml, shell-quote, pg (the PostgreSQL store, loaded only for a postgres:// store), pg-boss (dispatch of runs to workers, loaded by @baton/engine/dispatch only), @octokit/rest (pull requests), the ACP SDK",
+  },
+  { pkg: "transcript", allowed: (s) => s === "@baton/protocol/core", description: "@baton/protocol/core only" },
+  { pkg: "client", allowed: (s) => s === "@baton/protocol/core", description: "@baton/protocol/core only (it runs in browsers: no node builtins, no zod)" },
+  {
+    pkg: "otel",
+    allowed: (s) => node(s) || ["@baton/engine/store", "@baton/protocol/core"].includes(s) || s.startsWith("@opentelemetry/"),
+    description: "node builtins, @baton/engine/store, @baton/protocol/core, the OpenTelemetry SDK (and no other package depends on it)",
   },
   {
     pkg: "server",
     allowed: (s) =>
       node(s) ||
-      ["@baton/engine", "@baton/engine/store", "@baton/engine/errors", "@baton/protocol", "@baton/protocol/core", "hono", "@hono/node-server"].includes(s) ||
+      ["@baton/engine", "@baton/engine/store", "@baton/engine/errors", "@baton/engine/input", "@baton/engine/dispatch", "@baton/protocol", "@baton/protocol/core", "hono", "@hono/node-server", "@hono/zod-openapi"].includes(s) ||
       s.startsWith("hono/") ||
       s.startsWith("@hono/node-server/"),
-    description: "node builtins, @baton/engine(/store, /errors), @baton/protocol(/core), hono, @hono/node-server",
+    description: "node builtins, @baton/engine(/store, /errors, /input, /dispatch), @baton/protocol(/core), hono, @hono/node-server, @hono/zod-openapi (the routes' schemas are the API's document)",
+  },
+  {
+    pkg: "web",
+    allowed: (s) => ["@baton/protocol/core", "preact", "preact/hooks", "marked", "dompurify", "uplot"].includes(s) || s.startsWith("uplot/"),
+    description: "@baton/protocol/core (no zod in the bundle), preact, marked and dompurify (agent Markdown), uplot (charts)",
   },
   {
     pkg: "testkit",
@@ -48,7 +60,7 @@ const isExempt = (path: string) =>
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith(".ts")).map((e) => join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && /\.tsx?$/.test(e.name)).map((e) => join(e.parentPath, e.name));
 }
 
 function importsOf(text: string): string[] {
@@ -102,4 +114,15 @@ test("the store loads no schemas: it uses the protocol's zod-free core (types as
 test("the import scanner sees static, re-export and dynamic imports", () => {
   const text = 'import { a } from "x";\nexport * from "./y.ts";\nconst m = await import("z");\nimport type { T } from "w";';
   assert.deepEqual(importsOf(text).sort(), ["./y.ts", "w", "x", "z"]);
+});
+
+test("only packages/otel imports the OpenTelemetry SDK", async () => {
+  const problems: string[] = [];
+  for (const pkg of await readdir(join(ROOT, "packages"))) {
+    if (pkg === "otel") continue;
+    for (const file of await sourceFiles(join(ROOT, "packages", pkg, "src"))) {
+      for (const specifier of importsOf(await readFile(file, "utf8"))) if (specifier.startsWith("@opentelemetry/")) problems.push(`${relative(ROOT, file)} imports ${specifier}`);
+    }
+  }
+  assert.deepEqual(problems, []);
 });

@@ -15,12 +15,17 @@ import { formatReport, logValidator, SCHEMA_FILE } from "./validate-logs.ts";
 // node ignores options given after the first file, and `npm run test:unit -- --opt=x` appends
 // them there: move them in front (so they must use the --name=value form).
 const args = process.argv.slice(2);
-const nodeArgs = ["--test", ...args.filter((arg) => arg.startsWith("-")), ...args.filter((arg) => !arg.startsWith("-"))];
+// A test that never settles fails after ten minutes (naming itself) rather than holding the
+// whole suite until CI gives up; a test may set a timeout of its own, and --test-timeout wins.
+const DEFAULT_TEST_TIMEOUT = "--test-timeout=600000";
+const options = args.filter((arg) => arg.startsWith("-"));
+if (!options.some((arg) => arg.startsWith("--test-timeout"))) options.unshift(DEFAULT_TEST_TIMEOUT);
+const nodeArgs = ["--test", ...options, ...args.filter((arg) => !arg.startsWith("-"))];
 
 const root = await mkdtemp(join(tmpdir(), "baton-test-"));
 const child = spawn(process.execPath, nodeArgs, {
   stdio: "inherit",
-  env: { ...process.env, [TEST_ROOT_ENV]: root },
+  env: { ...process.env, NODE_OPTIONS: withSourceCondition(process.env.NODE_OPTIONS), [TEST_ROOT_ENV]: root },
 });
 // Ctrl-C reaches the child through the terminal; a plain kill of this process is passed on, and
 // either way the root is still checked and removed once the child is gone.
@@ -48,3 +53,14 @@ try {
 if (logsValid) await rm(root, { recursive: true, force: true });
 else console.error(`kept ${root} for inspection`);
 process.exitCode = testsPassed && logsValid ? 0 : 1;
+
+/**
+ * NODE_OPTIONS that resolve workspace packages to their sources (the "@baton/source" export
+ * condition) in every test process and the processes the tests start, as the checkout's .npmrc
+ * does for npm scripts: this script may have been started without npm.
+ */
+function withSourceCondition(options: string | undefined): string {
+  const flag = "--conditions=@baton/source";
+  if (options === undefined || options === "") return flag;
+  return options.split(/\s+/).includes(flag) ? options : `${options} ${flag}`;
+}

@@ -6,17 +6,17 @@
 // `agent.message` and an `agent.thought` per step), then a human gate, where the run pauses.
 // Baseline, same run and log: `baton show RUN`, spawn to exit (the same start-up, the same log
 // read and folded, then a summary printed). Prints medians and the ratio; asserts nothing.
-//   node bench/workflow/resume-startup.bench.ts [--events N] [--quick]   (default 10,000; quick 2,000; 5 / 3 rounds)
+//   node bench/workflow/resume-startup.bench.ts [--events N] [--rounds R] [--quick]   (default 10,000; quick 2,000; 5 / 3 rounds)
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { openStore } from "@baton/engine/store";
-import { cliEntry, fixed, median, quick, runMeasured, sizeArg, whole, type Measured } from "../measure.ts";
+import { cliEntry, fixed, median, runMeasured, sizeArg, whole, type Measured } from "../measure.ts";
 import { gitRepo, scratchDir } from "./workflow-fixtures.ts";
 
 const events = sizeArg("events", "BATON_BENCH_EVENTS", 10_000, 2_000);
-const ROUNDS = quick ? 3 : 5;
+const ROUNDS = sizeArg("rounds", "BATON_BENCH_ROUNDS", 5, 3);
 const AIM_MS = 300;
 /** The events of a run besides the flood: run.created … approval.requested, run.paused. */
 const FRAME_EVENTS = 20;

@@ -91,8 +91,8 @@ describe("real-agent conformance through baton run and the model twin", { concur
         const why = () => diagnostics(p.p, events, result.stderr);
         assert.equal(result.code, 130, why());
         assert.equal(events.at(-1)?.type, "run.cancelled", why());
-        await waitFor(`no ${agent} process left`, () => agentProcesses(agent).length === 0, 15_000).catch(() => {
-          assert.deepEqual(agentProcesses(agent), [], why());
+        await waitFor(`no ${agent} process left`, () => agentProcesses(agent, p.p.home).length === 0, 15_000).catch(() => {
+          assert.deepEqual(agentProcesses(agent, p.p.home), [], why());
         });
       } finally {
         child.kill();

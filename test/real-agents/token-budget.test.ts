@@ -25,7 +25,8 @@ describe("a token budget through real agents and the model twin", { concurrency:
         : `${agent}: a budget smaller than one turn holds when the turn ends (tokens per turn)`;
     test(name, { skip: plan.skip, timeout: SCENARIO_TIMEOUT_MS + 30_000 }, async () => {
       if (plan.missing !== undefined) assert.fail(plan.missing);
-      await using p = disposable(await project(agent, { name: "write", path: "notes/budget.txt", content: "within budget?\n", reply: "Done." }));
+      // Without the proxy: the budget acts on what the agent reports (the proxy's figures: below).
+      await using p = disposable(await project(agent, { name: "write", path: "notes/budget.txt", content: "within budget?\n", reply: "Done." }, { proxy: false }));
       const { result, events } = await runAgent(p.p, "Create notes/budget.txt.", ["--max-tokens", String(BUDGET)]);
       const why = () => diagnostics(p.p, events, result.stderr);
       assert.equal(result.code, 3, why());
@@ -44,6 +45,30 @@ describe("a token budget through real agents and the model twin", { concurrency:
         assert.equal(reached?.data.action, "stop", why());
         assert.ok((reached?.seq ?? -Infinity) > (firstTurnEnd?.seq ?? Infinity), `limit.reached came after turn 1 ended\n${why()}`);
       }
+    });
+  }
+});
+
+describe("a token budget through Baton's inference proxy: every agent stopped at its first model call", { concurrency: false }, () => {
+  for (const agent of AGENT_NAMES) {
+    const plan = agentTestPlan(agent);
+    test(`${agent}: the proxy's count of the first call passes the budget: the turn is cancelled mid-way, the next request refused before the twin`, { skip: plan.skip, timeout: SCENARIO_TIMEOUT_MS + 30_000 }, async () => {
+      if (plan.missing !== undefined) assert.fail(plan.missing);
+      await using p = disposable(await project(agent, { name: "write", path: "notes/budget.txt", content: "within budget?\n", reply: "Done." }));
+      const { result, events } = await runAgent(p.p, "Create notes/budget.txt.", ["--max-tokens", String(BUDGET)]);
+      const why = () => diagnostics(p.p, events, result.stderr);
+      assert.equal(result.code, 3, why());
+      assert.equal((events.at(-1)?.data as { stopped_by?: string }).stopped_by, "tokens", why());
+      const reached = eventsOfType<{ limit: string; action: string }>(events, "limit.reached")[0];
+      assert.deepEqual([reached?.data.limit, reached?.data.action], ["tokens", "cancel"], why());
+      // Stopped by the proxy's count: after a call's usage passed the budget, or at a call refused
+      // because the calls in flight hold the rest of it (Claude Code sends two at once).
+      const counted = [...eventsOfType(events, "model.request.completed"), ...eventsOfType(events, "model.request.refused")].map((e) => e.seq ?? Infinity);
+      assert.ok(counted.length > 0 && (reached?.seq ?? -1) > Math.min(...counted), `stopped at the proxy's count of a model call\n${why()}`);
+      const firstTurnEnd = eventsOfType<{ turn: number }>(events, "turn.completed").find((e) => e.data.turn === 1);
+      assert.ok((reached?.seq ?? Infinity) < (firstTurnEnd?.seq ?? Infinity), `mid-turn, before turn 1 ended\n${why()}`);
+      // Baton counted every call the twin answered; what came after the stop was refused at the proxy.
+      assert.equal(eventsOfType(events, "model.request.completed").length, p.p.twin.requests.filter((r) => r.api !== null).length, why());
     });
   }
 });

@@ -51,6 +51,15 @@ export function duration(name: string, options: { maxMs?: number } = {}): ValueR
   };
 }
 
+/** An http or https URL, like `--endpoint http://localhost:4318/v1/traces`. */
+export function httpUrl(flag: string): ValueReader<string> {
+  return (text) => {
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) throw usage(`${flag}: "${text}" is not an http or https URL`, `pass ${flag} with a URL, like ${flag} http://localhost:4318/v1/traces`);
+    return text;
+  };
+}
+
 /** One of a fixed set of words, like `--status failed`. `what` names the kind: "a run status". */
 export function oneOf<const T extends string>(flag: string, what: string, values: readonly T[]): ValueReader<T> {
   return (text) => {

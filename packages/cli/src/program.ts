@@ -4,9 +4,14 @@ import { REPEATS_RANGE } from "@baton/engine/bounds";
 import { isBatonError } from "@baton/engine/errors";
 import { RUN_STATUSES } from "@baton/protocol/core";
 import type { RunOptions } from "./commands/run.ts";
+import type { GateDecision } from "@baton/engine/workflow";
 import { EXIT, type CliContext } from "./context.ts";
+import { locateProject } from "./project.ts";
 import { visibleText } from "./render/terminal-text.ts";
 import { duration, each, nonEmpty, oneOf, positiveNumber, wholeNumber } from "./option-values.ts";
+import { addPeopleCommands } from "./program-people.ts";
+import { addResultCommands } from "./program-results.ts";
+import { addDispatchCommands } from "./program-dispatch.ts";
 import { VERSION } from "./version.ts";
 
 const EXIT_HELP = `
@@ -15,21 +20,21 @@ the model provider (work committed), 4 a workflow run paused at a gate, 124 stop
 timeout (work committed), 130 cancelled.`;
 
 type ResumeFlags = { json?: boolean; detach?: boolean; timeout?: number; autoApprove?: boolean };
-type DecisionFlags = ResumeFlags & { comment?: string; by?: string; via?: "api" | "web" };
+type DecisionFlags = ResumeFlags & { comment?: string; by?: string; via?: "api" | "web" | "terminal" };
 
 /** Who answers a gate from this terminal: the user's name, as git and the shell know it. */
 function whoAmI(ctx: CliContext): string {
   return ctx.env["USER"] ?? ctx.env["LOGNAME"] ?? "unknown";
 }
 
-// Hidden options of approve|reject|answer for `baton serve`, which records a decision made in
-// the API or the web page through the CLI: who (when the client names them) and where.
+// Hidden options of approve|reject|answer for `baton serve` and `baton attach`, which record a decision made in
+// the API, the web page or attach's terminal through the CLI: who (when the client names them) and where.
 const byOption = () => new Option("--by <name>", "recorded as who decided").hideHelp().argParser(nonEmpty("--by", "a name"));
-const viaOption = () => new Option("--via <surface>", "recorded as where the decision was made").hideHelp().argParser(oneOf("--via", "a decision surface", ["api", "web"] as const));
+const viaOption = () => new Option("--via <surface>", "recorded as where the decision was made").hideHelp().argParser(oneOf("--via", "a decision surface", ["api", "web", "terminal"] as const));
 const decisionOf = (ctx: CliContext, opts: DecisionFlags) => ({ comment: opts.comment, by: opts.by ?? whoAmI(ctx), via: opts.via ?? ("cli" as const) });
 
 const LIMITS_HELP = `
-Limits: --timeout, --max-cost, --max-tokens, --max-tool-calls (or [limits] in .baton/config.toml;
+Limits: --timeout, --max-cost, --max-tokens, --max-tool-calls, --max-requests (or [limits] in .baton/config.toml;
 BATON_TIMEOUT sets a default timeout). A run with no terminal on stdin, or with --yes, is refused
 without a timeout. At 60% and 80% of the most used limit Baton warns; at 95% it cancels the turn
 and asks the agent to hand back what it has; at 100% it stops the run (exit 3, or 124 for the
@@ -37,7 +42,11 @@ timeout). Failed turns are sorted by provider-error class: rate_limited and unre
 again after 10, 20, 40 s (or the provider's retry-after up to 2 min), overloaded up to six times;
 quota and unauthorized are handed back at once ([retry] in config changes the waits).
 
-A token budget is checked whenever the agent's token counts arrive, so it can be overshot:
+Through Baton's inference proxy (on by default; [proxy] in config), every model request is
+counted, its tokens read and priced as it ends: --max-requests admits request n+1 never, and a
+token or cost budget admits a request only while what is spent plus what the requests in flight
+may spend is under it; a refused request is a 403 to the agent and the run stops at once.
+Without the proxy, a token budget is checked whenever the agent's token counts arrive, so it can be overshot:
 with claude and opencode, whose counts arrive when a turn ends, by up to one whole turn (every
 model call in it); with codex, whose counts arrive after each model call, by about one call;
 gemini reports none (a token budget is refused). \`baton agents\` shows each agent's (REPORTS
@@ -71,9 +80,15 @@ Script steps for --agent fake (a JSON array, played for the first prompt):
   {"move": {"from": "a", "to": "b"}}   a move tool call (asks permission)
   {"run": "shell command"}             an execute tool call (asks permission)
   {"usage": {"input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
+  {"model_call": {"parallel": 1}}      streamed Anthropic calls to ANTHROPIC_BASE_URL (the inference
+                                       proxy, with proxy = { via = "env", … } in [agents.fake])
   {"sleep": 250}                       waits; a cancel ends it (a long one is a stalled turn)
   {"hang": 60000}                      waits, not answering a cancel until it is over
   {"wait_for": "path"}                 waits until that file exists; a cancel ends it
+  {"wait_for_notice": "text"}          waits until a mid-turn prompt holds that text; a cancel ends it
+  {"ask": {"message": "Which?", "schema": {…}}}   a question for a person (ACP elicitation, a form
+                                       by JSON Schema; baton reply answers it); asked only of a
+                                       run a person can answer, unless "regardless": true
   {"stderr": "API Error: 529"}         a line on the agent's stderr (then {"crash": 1}: died of it)
   {"flood": 10000}  {"stop": "max_tokens"}  {"crash": 3}
   {"fail": {"code": -32603, "message": "…"}}
@@ -93,6 +108,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .description("Run AI coding agents on tasks in git repositories, recording every run as a durable event stream.")
     .version(VERSION)
     .option("-C, --cwd <dir>", "run as if started in <dir>", nonEmpty("--cwd", "a directory"))
+    .option("--store <url>", "where the runs are: a PostgreSQL URL (postgres://user@host:5432/db) shared by many machines; default: BATON_STORE, [store] url in config, else the embedded store in .baton/", nonEmpty("--store", "a store URL"))
     .addHelpText("after", EXIT_HELP)
     // Before any subcommand is added: commander copies these settings into each subcommand
     // when it is created. A usage error is one line, like every other error.
@@ -104,13 +120,26 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     })
     .exitOverride();
   const context = (): CliContext => {
-    const dir = program.opts<{ cwd?: string }>().cwd;
-    return dir === undefined ? ctx : { ...ctx, cwd: resolve(ctx.cwd, dir) };
+    const { cwd: dir, store } = program.opts<{ cwd?: string; store?: string }>();
+    // --store reaches the commands, and the `baton` children a server starts, as BATON_STORE.
+    const withStore = store === undefined ? ctx : { ...ctx, env: { ...ctx.env, BATON_STORE: store } };
+    return dir === undefined ? withStore : { ...withStore, cwd: resolve(ctx.cwd, dir) };
   };
   const action =
     <A extends unknown[]>(fn: (...args: A) => Promise<number>) =>
     async (...args: A) =>
       setExit(await fn(...args));
+  // git finds the project while the command's modules load (they are most of its start-up);
+  // the command awaits it and meets its error, if any.
+  const locateEarly = () => {
+    const located = locateProject(context().cwd);
+    located.catch(() => {});
+    return located;
+  };
+  const resume = async (ref: string, opts: ResumeFlags | DecisionFlags, decision?: GateDecision) => {
+    const located = locateEarly();
+    return (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, decision, located);
+  };
 
   program
     .command("init")
@@ -137,6 +166,11 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--max-tokens <n>", "stop the run at this many input + output tokens (exit 3); it can be overshot by one turn, or one model call (see Limits)", wholeNumber("--max-tokens", { min: 1, example: 500_000 }))
     .option("--max-tool-calls <n>", "stop the run at this many tool calls (exit 3)", wholeNumber("--max-tool-calls", { min: 1, example: 200 }))
     .option(
+      "--max-requests <n>",
+      "allow the agent this many model requests, counted at Baton's inference proxy: request n+1 is refused before it reaches the provider and the run stops (exit 3)",
+      wholeNumber("--max-requests", { min: 1, example: 200 }),
+    )
+    .option(
       "--max-repeats <n>",
       `the same tool call with the same result this many times in a row (${REPEATS_RANGE.min} to ${REPEATS_RANGE.max}) is a loop: notice, then hand-back`,
       wholeNumber("--max-repeats", { ...REPEATS_RANGE, example: 5 }),
@@ -146,11 +180,22 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("-y, --yes", "run unattended: never wait for a person (a timeout is then required)")
     .option("--workflow <name|file>", "walk a workflow's stages (.baton/workflows/NAME.dot, a file, or the built-in single); see docs/workflows.md")
     .option("--auto-approve", "with --workflow: every human gate takes its first option (for CI)")
+    .option("--detach", "queue the run for the workers of the shared store (baton worker; needs --store postgres://…) and return at once, as baton submit does")
+    .option("--validate <command>", "a command that must pass after the agent's work (repeatable, after [validation] commands); a failure goes back to the agent to fix", each(nonEmpty("--validate", "a shell command")), [] as string[])
+    .option("--merge", "when the run succeeds (validation passed), merge its branch into its base branch; the base checked out in your tree must be clean")
+    .option("--merge-strategy <strategy>", "how --merge lands: merge (a merge commit; the default), squash (one commit) or ff-only", oneOf("--merge-strategy", "a merge strategy", ["merge", "squash", "ff-only"]))
+    .option("--pr", "when the run succeeds (validation passed), push its branch to [delivery] remote (origin) and open a GitHub pull request (with --workflow pipeline: its delivery does); the token comes from GITHUB_TOKEN or GH_TOKEN")
+    .option("--draft", "with --pr: open the pull request as a draft")
     .addHelpText("after", WORKSPACE_HELP + LIMITS_HELP + WORKFLOW_HELP + STEPS_HELP)
     .action(
-      action(async (task: string | undefined, opts: RunOptions & { workflow?: string; autoApprove?: boolean }) =>
-        opts.workflow === undefined
-          ? (await import("./commands/run.ts")).runCommand(context(), task, opts)
+      action(async (task: string | undefined, opts: RunOptions & { workflow?: string; autoApprove?: boolean; detach?: boolean }) =>
+        opts.detach === true
+          ? (await import("./commands/run-detach.ts")).runDetachCommand(context(), task, opts)
+          : opts.workflow === undefined
+          ? (async () => {
+              const located = locateEarly();
+              return (await import("./commands/run.ts")).runCommand(context(), task, opts, located);
+            })()
           : (await import("./commands/run-workflow.ts")).runWorkflowCommand(context(), task, { ...opts, workflow: opts.workflow }),
       ),
     );
@@ -163,7 +208,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--detach", "leave it running in the background")
     .option("--timeout <duration>", "stop the resumed run after this long: 90s, 30m, 2h", duration("--timeout"))
     .option("--auto-approve", "every later gate takes its first option")
-    .action(action(async (ref: string, opts: ResumeFlags) => (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts)));
+    .action(action(async (ref: string, opts: ResumeFlags) => resume(ref, opts)));
 
   for (const [name, description] of [
     ["approve", "Approve the gate a paused workflow run waits at (its first option that is not a way back), and resume the run."],
@@ -180,7 +225,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
       .addOption(viaOption())
       .action(
         action(async (ref: string, opts: DecisionFlags) =>
-          (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: name, ...decisionOf(ctx, opts) }),
+          resume(ref, opts, { kind: name, ...decisionOf(ctx, opts) }),
         ),
       );
   }
@@ -197,7 +242,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(viaOption())
     .action(
       action(async (ref: string, value: string, opts: DecisionFlags) =>
-        (await import("./commands/resume.ts")).resumeCommand(context(), ref, opts, { kind: "answer", value, ...decisionOf(ctx, opts) }),
+        resume(ref, opts, { kind: "answer", value, ...decisionOf(ctx, opts) }),
       ),
     );
 
@@ -218,9 +263,22 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
 
   program
     .command("agents")
-    .description("List the agents Baton can start: installed or not, version, command line, environment passed, how --model reaches each.")
+    .description("List the agents Baton can start: installed or not, version, command line, environment passed, how --model reaches each, what it reports, how it reaches the inference proxy.")
     .option("--json", "one JSON object per agent (NDJSON)")
     .action(action(async (opts: { json?: boolean }) => (await import("./commands/agents.ts")).agentsCommand(context(), opts)));
+
+  const store = program
+    .command("store")
+    .description("The store of runs when it is PostgreSQL (--store, BATON_STORE or [store] url): its schema.");
+  store
+    .command("migrate")
+    .description("Create or upgrade Baton's schema in the store's database (safe to run again, and from several machines at once); refuses a schema newer than this Baton.")
+    .action(action(async () => (await import("./commands/store.ts")).storeMigrateCommand(context())));
+  store
+    .command("status")
+    .description("The store's schema version, its runs, and its feed: the last position, the committed events waiting for one, and the oldest open transaction, which holds the feed back while it lasts.")
+    .option("--json", "one JSON object")
+    .action(action(async (opts: { json?: boolean }) => (await import("./commands/store.ts")).storeStatusCommand(context(), opts)));
 
   program
     .command("runs")
@@ -257,27 +315,10 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--reason <text>", "recorded in run.cancelled", nonEmpty("--reason", "the reason"))
     .action(action(async (ref: string, opts: { reason?: string }) => (await import("./commands/cancel.ts")).cancelCommand(context(), ref, opts)));
 
-  program
-    .command("diff")
-    .description("Show a run's change: its commit against its base, or the uncommitted changes while it runs or in place.")
-    .argument("<run>", "a run number, a run id, or a unique id prefix")
-    .option("--stat", "a summary of the files changed instead of the diff")
-    .action(action(async (ref: string, opts: { stat?: boolean }) => (await import("./commands/diff.ts")).diffCommand(context(), ref, opts)));
+  addPeopleCommands(program, context, action);
 
-  program
-    .command("clean")
-    .description(
-      "Remove the worktrees of finished runs (all of them, or RUN), prune git's worktree list, and delete each run's branch when it holds nothing unmerged into its base.",
-    )
-    .argument("[run]", "a run number, a run id, or a unique id prefix (default: every finished run)")
-    .action(action(async (ref: string | undefined) => (await import("./commands/clean.ts")).cleanCommand(context(), ref)));
-
-  program
-    .command("trace")
-    .description("Print the complete output of one tool call of a run, from the run's trace store.")
-    .argument("<run>", "a run number, a run id, or a unique id prefix")
-    .argument("<call>", "the tool call id (as in tool.started and tool.completed)")
-    .action(action(async (ref: string, call: string) => (await import("./commands/trace.ts")).traceCommand(context(), ref, call)));
+  addResultCommands(program, context, action);
+  addDispatchCommands(program, context, action);
 
   program
     .command("serve")
@@ -286,9 +327,10 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option("--host <host>", "address to listen on; one other than loopback needs --allow-remote", nonEmpty("--host", "an address"), "127.0.0.1")
     .option("--allow-host <name>", "also accept this name in the Host header (repeatable)", each(nonEmpty("--allow-host", "a host name")), [] as string[])
     .option("--allow-remote", "allow a --host that other machines can reach")
+    .option("--otel", "also export every run's spans over OTLP/HTTP as they happen ([otel] in config, OTEL_EXPORTER_OTLP_*), resuming from the cursor kept in .baton/")
     .addHelpText("after", "\nBATON_SERVE_TOKEN=T sets the token (default: a new random one per start), so a URL stays valid across restarts.")
     .action(
-      action(async (opts: { port: number; host: string; allowHost: string[]; allowRemote?: boolean }) => (await import("./commands/serve.ts")).serveCommand(context(), opts)),
+      action(async (opts: { port: number; host: string; allowHost: string[]; allowRemote?: boolean; otel?: boolean }) => (await import("./commands/serve.ts")).serveCommand(context(), opts)),
     );
 
   const workflow = program

@@ -14,6 +14,7 @@ export type LimitFlags = {
   maxCost?: number;
   maxTokens?: number;
   maxToolCalls?: number;
+  maxRequests?: number;
   maxRepeats?: number;
 };
 
@@ -30,21 +31,29 @@ export function resolveLimits(flags: LimitFlags, config: BatonConfig, env: Recor
     costUsd: flags.maxCost ?? config.limits.max_cost_usd,
     tokens: flags.maxTokens ?? config.limits.max_tokens,
     toolCalls: flags.maxToolCalls ?? config.limits.max_tool_calls,
+    requests: flags.maxRequests ?? config.limits.max_requests,
     maxRepeats: flags.maxRepeats ?? config.limits.max_repeats,
   });
 }
 
 /**
  * Refuses, before anything starts, a run whose limits cannot hold: an unattended run without
- * a timeout, a cost budget for an agent that reports no cost, a token budget for one that
- * reports no tokens.
+ * a timeout; without the inference proxy (`proxied`), a cost budget for an agent that reports
+ * no cost, a token budget for one that reports no tokens, and any request cap (nothing counts
+ * requests). Through the proxy, Baton measures tokens and cost itself.
  */
-export function checkLimits(limits: RunLimits, agent: { name: string; entry: AgentEntry }, attended: boolean): void {
+export function checkLimits(limits: RunLimits, agent: { name: string; entry: AgentEntry }, attended: boolean, proxied = false): void {
   if (!attended && limits.timeoutMs === undefined) {
     throw new BatonError("no_timeout", "an unattended run (no terminal on stdin, or --yes) needs a timeout", {
       hint: `pass --timeout 30m, set timeout = "30m" under [limits] in .baton/config.toml, or set ${TIMEOUT_ENV}`,
     });
   }
+  if (limits.requests !== undefined && !proxied) {
+    throw new BatonError("limit_unenforceable", `a request cap cannot be enforced for agent "${agent.name}": it does not reach its model through Baton's inference proxy`, {
+      hint: `drop --max-requests (or max_requests), or turn the proxy on ([proxy] enabled = true) and say how the agent takes a base URL with proxy = { via = "env", … } in [agents.${agent.name}]`,
+    });
+  }
+  if (proxied) return;
   if (limits.costUsd !== undefined && !agent.entry.reports_cost) {
     throw new BatonError("limit_unenforceable", `a cost budget cannot be enforced for agent "${agent.name}": it reports no cost`, {
       hint: `drop --max-cost (or max_cost_usd), limit --max-tokens or --timeout instead, or set reports_cost = true in [agents.${agent.name}] if it does report cost`,
@@ -64,6 +73,7 @@ export function describeLimits(limits: RunLimits): string | undefined {
   if (limits.costUsd !== undefined) parts.push(`cost $${limits.costUsd}`);
   if (limits.tokens !== undefined) parts.push(`${limits.tokens} tokens`);
   if (limits.toolCalls !== undefined) parts.push(`${limits.toolCalls} tool calls`);
+  if (limits.requests !== undefined) parts.push(`${limits.requests} model requests`);
   if (limits.maxRepeats !== undefined) parts.push(`${limits.maxRepeats} repeats`);
   return parts.length === 0 ? undefined : parts.join(", ");
 }

@@ -1,5 +1,6 @@
 export * from "./errors.ts";
 export { findRepoRoot, describeRepo, type RepoInfo } from "./git/repo.ts";
+export { readRepoStatus, type RepoStatus } from "./git/repo-status.ts";
 export { loadConfig, parseConfig, DEFAULT_CONFIG_TEXT, CONFIG_FILE, type BatonConfig } from "./config/config.ts";
 export { decidePermission, type PermissionRule } from "./permissions/policy.ts";
 export { planWorkspace, planForkWorkspace, type WorkspacePlan, type WorkspaceOptions } from "./workspace/plan-workspace.ts";
@@ -8,10 +9,15 @@ export { listDirtyFiles, type DirtyFile } from "./workspace/dirty-files.ts";
 export { taskSlug } from "./workspace/task-slug.ts";
 export { runDiff, type RunWorkspaceRecord } from "./workspace/run-diff.ts";
 export { cleanRunWorktree, type CleanOutcome } from "./workspace/clean-worktree.ts";
+export { cleanBranchWorktrees, type BranchCleanOutcome } from "./workflow/parallel/branch-worktree.ts";
 export { TraceStore, OUTPUTS_DIR, DEFAULT_MAX_OUTPUT_CHARS } from "./trace/trace-store.ts";
 export { Redactor, StreamRedactor, REDACTED } from "./redaction/redactor.ts";
 export { secretsFromEnv } from "./redaction/secrets.ts";
 export { executeRun, type RunRequest, type RunResult } from "./run/execute-run.ts";
+export { proxySettingsFor } from "./run/proxy-settings.ts";
+export { mcpSecrets, type McpServer } from "./config/mcp-config.ts";
+export type { RunProxySettings } from "./run/run-proxy.ts";
+export { PROVIDER_KEY_VARIABLES, proxyWiringSchema, type ProxyWiring } from "./agents/proxy-wiring.ts";
 export { requestCancel, type CancelRequest } from "./run/cancel-request.ts";
 export type { RunLogWriter } from "./run/run-sink.ts";
 export { runAgentSession, type SessionOutcome } from "./acp/agent-session.ts";
@@ -21,7 +27,7 @@ export { buildAgentEnv, BASE_AGENT_ENV, AGENT_PATH_ENV, agentPath } from "./agen
 export { agentEntrySchema, agentConfigSchema, modelChoiceSchema, type AgentEntry, type AgentEntryInput, type AgentConfig, type ModelChoice } from "./agents/agent-entry.ts";
 export { BUILTIN_AGENTS } from "./agents/builtin-agents.ts";
 export { buildRegistry, findAgent, type AgentRegistry } from "./agents/registry.ts";
-export { prepareAgentLaunch, describeModelChoice, envNamesOf, type AgentLaunch, type SessionSetup } from "./agents/agent-launch.ts";
+export { prepareAgentLaunch, describeModelChoice, describeProxyWiring, envNamesOf, type AgentLaunch, type SessionSetup } from "./agents/agent-launch.ts";
 export { agentStatuses, type AgentStatus } from "./agents/agent-status.ts";
 export * from "./store/index.ts";
 export { parseDuration, formatDuration } from "./config/duration.ts";
@@ -36,3 +42,4 @@ export { definitionRouter, loadedWorkflow } from "./workflow/definition-router.t
 export { answerGate, type GateDecision } from "./workflow/gate-answer.ts";
 export { forkPoint, type ForkAt, type ForkOrigin, type ForkPoint } from "./workflow/fork-point.ts";
 export type { AgentRunSettings, AgentToRun } from "./run/agent-run.ts";
+export * from "./delivery/index.ts";

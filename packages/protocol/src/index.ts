@@ -5,3 +5,4 @@ export * from "./ndjson-reader.ts";
 export * from "./size-cap.ts";
 export * from "./core/fold.ts";
 export * from "./core/open-starts.ts";
+export * from "./core/visible-text.ts";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LineSplitter, parseEventLine, readNdjson, type ReadItem } from "./ndjson-reader.ts";
 import { SAMPLE_AT, SAMPLE_RUN_ID } from "./testing/sample-events.ts";
+import { definedFields } from "./core/defined-fields.ts";
 
 const encoder = new TextEncoder();
 
@@ -14,7 +15,7 @@ async function readAll(chunks: Iterable<Uint8Array | string>, file?: string): Pr
   const source = (async function* () {
     yield* chunks;
   })();
-  for await (const item of readNdjson(source, file === undefined ? {} : { file })) items.push(item);
+  for await (const item of readNdjson(source, definedFields({ file }))) items.push(item);
   return items;
 }
 

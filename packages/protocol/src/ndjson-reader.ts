@@ -1,30 +1,12 @@
+import { LineSplitter } from "./core/line-splitter.ts";
 import { envelopeSchema, type Envelope } from "./envelope.ts";
+
+export { LineSplitter };
 
 /** One item read from an NDJSON stream: an event, or a line that is not one. */
 export type ReadItem =
   | { kind: "event"; event: Envelope; line: number }
   | { kind: "malformed"; line: number; file?: string; error: string; text: string };
-
-/** Splits a byte stream into lines, keeping the unfinished tail until more arrives. */
-export class LineSplitter {
-  #decoder = new TextDecoder("utf-8");
-  #tail = "";
-
-  /** The complete lines in this chunk (together with what was held back before it). */
-  push(chunk: Uint8Array | string): string[] {
-    const text = this.#tail + (typeof chunk === "string" ? chunk : this.#decoder.decode(chunk, { stream: true }));
-    const lines = text.split("\n");
-    this.#tail = lines.pop() ?? "";
-    return lines;
-  }
-
-  /** What is left once the stream has ended: a last line without a newline, if any. */
-  end(): string | undefined {
-    const rest = this.#tail + this.#decoder.decode();
-    this.#tail = "";
-    return rest.length > 0 ? rest : undefined;
-  }
-}
 
 /**
  * Parses one NDJSON line into an envelope. Unknown types and unknown fields are kept as they

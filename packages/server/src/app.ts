@@ -1,14 +1,19 @@
-import type { HttpBindings } from "@hono/node-server";
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import type { Store } from "@baton/engine/store";
+import type { RunStore } from "@baton/engine/store";
 import { MAX_BODY_BYTES } from "./api/json-body.ts";
-import { OPENAPI_DOCUMENT } from "./api/openapi.ts";
+import { documentOf } from "./api/contract/document.ts";
+import { openApiRoute } from "./api/contract/streams.ts";
+import { validationHook } from "./api/contract/validation-hook.ts";
+import { addArtifactsRoutes } from "./api/artifacts-routes.ts";
+import { addDiffRoutes } from "./api/diff-routes.ts";
+import { addOverviewRoutes } from "./api/overview-routes.ts";
 import { addGateRoutes } from "./api/gate-routes.ts";
+import { addPeopleRoutes } from "./api/people-routes.ts";
 import { addRunsRoutes } from "./api/runs-routes.ts";
 import { apiError, errorBody, errorResponse } from "./http/api-errors.ts";
 import { hostGuard } from "./http/host-guard.ts";
-import type { ServerApp } from "./http/server-app.ts";
+import type { ServerApp, ServerEnv } from "./http/server-app.ts";
 import { tokenAuth } from "./http/token-auth.ts";
 import { addWebAssets } from "./static/web-assets.ts";
 import { HubRegistry, type StreamHooks } from "./stream/hub-registry.ts";
@@ -16,7 +21,7 @@ import type { LiveWriters } from "./stream/sources.ts";
 import { addStreamRoutes } from "./stream/stream-routes.ts";
 
 export type AppOptions = {
-  store: Store;
+  store: RunStore;
   /** The project's root (the git repository holding `.baton/`): where started runs run. */
   projectRoot: string;
   /** The bearer token every /api route requires. */
@@ -57,21 +62,6 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 /** Default wait for a started (or resumed) run's first event: the CLI's start on a loaded machine. */
 const START_TIMEOUT_MS = 30_000;
 
-/** Routes and the methods each takes: the 405 answers, and what the OpenAPI test compares. */
-const API_METHODS: Record<string, string[]> = {
-  "/api/runs": ["GET", "POST"],
-  "/api/runs/:ref": ["GET"],
-  "/api/runs/:ref/events": ["GET"],
-  "/api/runs/:ref/stream": ["GET"],
-  "/api/runs/:ref/outputs/:call": ["GET"],
-  "/api/runs/:ref/cancel": ["POST"],
-  "/api/runs/:ref/approve": ["POST"],
-  "/api/runs/:ref/reject": ["POST"],
-  "/api/runs/:ref/answer": ["POST"],
-  "/api/stream": ["GET"],
-  "/api/openapi.json": ["GET"],
-};
-
 /**
  * The `baton serve` application: the Host check on everything, the token on /api, the REST
  * routes, the SSE streams (with their hubs), and the web UI's files. `hubs` is returned for
@@ -84,7 +74,7 @@ const API_METHODS: Record<string, string[]> = {
 export function createApp(options: AppOptions): { app: ServerApp; hubs: HubRegistry } {
   const limits = { ...DEFAULT_STREAM_LIMITS, ...options.stream };
   const hubs = new HubRegistry({ ringEvents: limits.ringEvents, ringBytes: limits.ringBytes }, options.hooks);
-  const app = new Hono<{ Bindings: HttpBindings }>();
+  const app = new OpenAPIHono<ServerEnv>({ defaultHook: validationHook });
   app.onError(errorResponse);
   app.notFound((c) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`, "the API is described at /api/openapi.json"), 404));
   app.use("*", hostGuard(options.allowedHosts ?? []));
@@ -94,7 +84,8 @@ export function createApp(options: AppOptions): { app: ServerApp; hubs: HubRegis
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => Promise.reject(apiError("payload_too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`)) }),
   );
 
-  app.get("/api/openapi.json", (c) => c.json(OPENAPI_DOCUMENT));
+  let document: ReturnType<typeof documentOf> | undefined;
+  app.openapi(openApiRoute, (c) => c.json((document ??= documentOf(app)), 200));
   const start = {
     projectRoot: options.projectRoot,
     batonDir: options.store.batonDir,
@@ -104,8 +95,12 @@ export function createApp(options: AppOptions): { app: ServerApp; hubs: HubRegis
   };
   addRunsRoutes(app, { store: options.store, start });
   addGateRoutes(app, { store: options.store, start });
+  addPeopleRoutes(app, { store: options.store });
+  addArtifactsRoutes(app, { store: options.store });
+  addDiffRoutes(app, { store: options.store, projectRoot: options.projectRoot });
+  addOverviewRoutes(app, { store: options.store });
   addStreamRoutes(app, { store: options.store, hubs, liveWriters: options.liveWriters, timings: limits });
-  for (const [path, methods] of Object.entries(API_METHODS)) {
+  for (const [path, methods] of Object.entries(apiMethods(app))) {
     app.all(path, (c) => {
       c.header("Allow", methods.join(", "));
       return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, `allowed: ${methods.join(", ")}`), 405);
@@ -116,7 +111,13 @@ export function createApp(options: AppOptions): { app: ServerApp; hubs: HubRegis
   return { app, hubs };
 }
 
-/** The API's routes and their methods (OpenAPI coverage test). */
-export function apiRoutes(): Record<string, readonly string[]> {
-  return API_METHODS;
+/** The API's routes (hono's `:param` form) and the methods each takes, from the routes declared with their schemas: the 405 answers. */
+export function apiMethods(app: ServerApp): Record<string, string[]> {
+  const methods: Record<string, string[]> = {};
+  for (const definition of app.openAPIRegistry.definitions) {
+    if (definition.type !== "route") continue;
+    const path = definition.route.path.replace(/\{(\w+)\}/g, ":$1");
+    (methods[path] ??= []).push(definition.route.method.toUpperCase());
+  }
+  return methods;
 }

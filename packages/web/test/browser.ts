@@ -2,7 +2,7 @@
 // fresh profile. Never a browser downloaded by playwright: CI installs the distribution's.
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { WAIT_MS } from "./serve-harness.ts";
+import { WAIT_MS } from "@baton/testkit/baton-cli";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, waitForRunEnd } from "./page.ts";
-import { freePort, makeProject, readLog, startServe, writeScript } from "./serve-harness.ts";
+import { freePort, makeProject, readLog, startServe, writeScript } from "@baton/testkit/baton-cli";
 
 test("a run started from the page's form opens its page and completes there", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-new-run-");

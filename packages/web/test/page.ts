@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { WAIT_MS } from "./serve-harness.ts";
+import { WAIT_MS } from "@baton/testkit/baton-cli";
 
 /** The seqs every timeline item says it shows, in page order (`data-seqs`). */
 export async function renderedSeqs(page: Page): Promise<number[]> {

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { makeGate } from "@baton/testkit/gate";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, onlyRunId, renderedSeqs, waitForRunEnd } from "./page.ts";
-import { freePort, makeProject, readLog, startRun, startServe, writeScript } from "./serve-harness.ts";
+import { freePort, makeProject, readLog, startRun, startServe, writeScript } from "@baton/testkit/baton-cli";
 
 test("a run started elsewhere appears in the list and completes live on its page", { skip: browserSkipReason() }, async () => {
   const repo = await makeProject("web-live-");

@@ -5,7 +5,7 @@ import { makeGate } from "@baton/testkit/gate";
 import type { Page } from "playwright-core";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, onlyRunId, renderedSeqs, waitForRunEnd } from "./page.ts";
-import { freePort, makeProject, readLog, startRun, startServe, waitFor, writeScript } from "./serve-harness.ts";
+import { freePort, makeProject, readLog, startRun, startServe, waitFor, writeScript } from "@baton/testkit/baton-cli";
 
 /** One step of the run: a command, then a message that says it is done. */
 const step = (i: number): unknown[] => [{ run: `echo step ${i}` }, { say: `Step ${i} done.` }];

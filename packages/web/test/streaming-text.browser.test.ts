@@ -5,7 +5,7 @@ import { liveReaderCount } from "@baton/engine/store/testing";
 import { makeGate } from "@baton/testkit/gate";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, newestRunId, waitForRunEnd } from "./page.ts";
-import { freePort, makeProject, startRun, startServe, waitFor, writeScript } from "./serve-harness.ts";
+import { freePort, makeProject, startRun, startServe, waitFor, writeScript } from "@baton/testkit/baton-cli";
 
 const FIRST = "Reading the repository first, ";
 const SECOND = "then the tests, and only then the code they cover, one file at a time, slowly and carefully, noting what each does.";

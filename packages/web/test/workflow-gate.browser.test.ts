@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { browserSkipReason, launchBrowser } from "./browser.ts";
 import { failOnPageErrors, onlyRunId, renderedSeqs, waitForRunEnd } from "./page.ts";
-import { Baton, batonEnv, freePort, makeProject, readLog, startServe, writeScript } from "./serve-harness.ts";
+import { Baton, batonEnv, freePort, makeProject, readLog, startServe, waitFor, writeScript } from "@baton/testkit/baton-cli";
 
 const REVIEW = `digraph review {
   goal = "Write the plan and ship it"
@@ -118,5 +118,44 @@ test("a freeform gate takes the text typed on the page, with a comment, and the 
   } finally {
     await server.kill();
     await run.kill();
+  }
+});
+
+test("Reject on the page sends the run back its way back; the list and the tab say it waits for a person again", { skip: browserSkipReason() }, async () => {
+  const repo = await makeProject("web-gate-reject-");
+  await mkdir(join(repo, ".baton", "workflows"), { recursive: true });
+  await writeFile(join(repo, ".baton", "workflows", "review.dot"), REVIEW);
+  const script = await writeScript(repo, "stages.json", { stages: { plan: [{ write: { path: "PLAN.md", content: "1. ship\n" } }, { say: "The plan is written." }] } });
+  const run = new Baton(repo, ["run", "--workflow", "review", "--script", script], batonEnv());
+  assert.equal(await run.exited, 4, `paused at its gate: ${run.output}`);
+  const { server, url } = await startServe(repo, await freePort(), "web-gate-reject-token-0123456789");
+  await using browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    const errors = failOnPageErrors(page);
+    await page.goto(url);
+    const row = page.locator('tr[data-status="paused"][data-waiting="gate"]');
+    await row.waitFor();
+    assert.match(await row.innerText(), /waiting for you \(a gate\)/);
+    assert.equal(await row.locator(".stage-cell").innerText(), "approve");
+    assert.equal(await page.title(), "(1 waiting) Runs · Baton");
+    await row.getByRole("link").first().click();
+    await page.waitForURL(/#\/runs\/1$/);
+    const gate = page.locator("section.gate");
+    await gate.waitFor();
+    assert.match(await page.title(), /^\(1 waiting\) Run 1 \(waiting for you\)/);
+    await gate.getByRole("button", { name: "Reject" }).click();
+    // Its way back (Revise): plan runs again, and the gate asks again at its second visit.
+    await page.locator('.stage-group[data-stage="approve"][data-visit="2"]').waitFor();
+    await page.locator("section.gate").waitFor();
+    // Paused again: the resumed process has written its pause and left.
+    await waitFor("the run to pause again", async () => (await readLog(repo, await onlyRunId(repo))).filter((event) => event.type === "run.paused").length === 2);
+    const log = await readLog(repo, await onlyRunId(repo));
+    const resolved = log.find((event) => event.type === "approval.resolved");
+    assert.equal(resolved?.data["via"], "web");
+    assert.match(await page.locator('.stage-group[data-stage="approve"][data-visit="1"]').innerText(), /via web/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.kill();
   }
 });

@@ -30,6 +30,8 @@ export { parseDotDuration } from "./definition/values.ts";
 export { HANDLER_SHAPES, KNOWN_TYPES } from "./definition/handlers.ts";
 export * from "./definition/builder.ts";
 export { singleWorkflow, SINGLE_WORKFLOW } from "./definition/single.ts";
+export { pipelineWorkflow, PIPELINE_WORKFLOW, PIPELINE_GATES, PIPELINE_DIR, SUBTASKS_FILE, type PipelineOptions, type PipelineGate } from "./pipeline/pipeline-workflow.ts";
+export { parseSubtaskList, subtaskListSchema, SUBTASK_LIST_EXAMPLE, MAX_SUBTASKS, type Subtask } from "./pipeline/subtask-list.ts";
 
 export { checkWorkflow, type CheckOptions } from "./check/check.ts";
 

@@ -1,4 +1,4 @@
-import { agentStatuses, describeModelChoice, isBatonError, loadConfig, parseConfig, tokenOvershoot, type AgentStatus, type BatonConfig } from "@baton/engine";
+import { agentStatuses, describeModelChoice, describeProxyWiring, isBatonError, loadConfig, parseConfig, tokenOvershoot, type AgentStatus, type BatonConfig } from "@baton/engine";
 import { agentRegistry } from "../agent-registry.ts";
 import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
@@ -21,7 +21,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
-  const header = ["AGENT", "INSTALLED", "VERSION", "MODEL VIA", "REPORTS", "COMMAND", "ENV PASSED"];
+  const header = ["AGENT", "INSTALLED", "VERSION", "MODEL VIA", "REPORTS", "PROXY", "COMMAND", "ENV PASSED"];
   // Names and commands come from the project's config, versions from the agents themselves.
   const rows = statuses.map((status) =>
     [
@@ -30,6 +30,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
       status.version ?? "-",
       describeModelChoice(status.model),
       reportsCell(status),
+      describeProxyWiring(status.proxy, config.proxy.enabled),
       status.command.map(shellQuote).join(" "),
       status.env.join(",") || "-",
     ].map((cell) => visibleText(cell)),
@@ -38,7 +39,7 @@ export async function agentsCommand(ctx: CliContext, options: { json?: boolean }
   const format = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ");
   ctx.stdout.write(`${style("bold", format(header))}\n`);
   for (const row of rows) ctx.stdout.write(`${format(row)}\n`);
-  ctx.stdout.write(`\n${TOKEN_BUDGET_NOTE}\n`);
+  ctx.stdout.write(`\n${TOKEN_BUDGET_NOTE}\n\n${PROXY_NOTE}\n`);
   const missing = statuses.filter((status) => !status.installed);
   if (missing.length > 0) ctx.stdout.write(`\n${missing.map((status) => visibleText(installHint(status))).join("\n")}\n`);
   return EXIT.succeeded;
@@ -62,6 +63,13 @@ const TOKEN_BUDGET_NOTE = [
   `  tokens/turn  it can be overshot ${tokenOvershoot("turn")};`,
   `  tokens/call  it can be overshot ${tokenOvershoot("call")}.`,
   "A token budget for an agent that reports no tokens is refused, as a cost budget is without cost.",
+].join("\n");
+
+/** What the PROXY column says. */
+const PROXY_NOTE = [
+  "PROXY: how the agent reaches its model through Baton's inference proxy (a run token, no provider key):",
+  "  the provider route and the variable given the proxy's URL, or the agent's config Baton writes;",
+  "  - not proxied (its keys come from pass_env); off: [proxy] enabled = false.",
 ].join("\n");
 
 /** `tokens/turn,cost`: what the agent reports, and for tokens when (see the note). */

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { demoScript } from "@baton/testkit/launch";
+import { demoScript } from "@baton/testkit/demo";
 import type { CliContext } from "../context.ts";
 import { batonInvocation, LAUNCHER } from "../invocation.ts";
 import { shellQuote } from "../shell-quote.ts";

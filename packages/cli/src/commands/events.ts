@@ -1,10 +1,10 @@
 import { BatonError } from "@baton/engine/errors";
-import { openStore } from "@baton/engine/store";
 import type { Envelope } from "@baton/protocol";
 import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
+import { openProjectStore } from "../project-store.ts";
 
 /** As program.ts reads them: `after` is a whole number (0 when not given). */
 export type EventsOptions = { after?: number; follow?: boolean; json?: boolean; deltas?: boolean };
@@ -22,7 +22,7 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
     throw new BatonError("usage", "--deltas needs --follow and a RUN", { hint: "deltas are live only: baton events RUN --follow --deltas" });
   }
   const project = await locateProject(ctx.cwd);
-  await using store = await openStore(project.batonDir);
+  await using store = await openProjectStore(ctx, project);
   const print = options.json
     ? (event: Envelope) => writeLine(ctx.stdout, terminalJson(event))
     : (event: Envelope & { pos?: number; number?: number }) => writeLine(ctx.stdout, visibleText(humanLine(event)));
@@ -30,7 +30,7 @@ export async function eventsCommand(ctx: CliContext, ref: string | undefined, op
   const signal = AbortSignal.any([ctx.signal, ctx.stdoutClosed]);
   let events: AsyncIterable<Envelope & { pos?: number; number?: number }>;
   if (ref !== undefined) {
-    const run = store.resolveRun(ref);
+    const run = await store.resolveRun(ref);
     // A run whose writer died ends as failed (interrupted) when a command next touches it.
     if (!options.follow) await store.recoverIfAbandoned(run.id);
     events = options.follow ? store.followRun(run.id, { after, signal, ephemeral: options.deltas === true }) : store.readRun(run.id, { after });

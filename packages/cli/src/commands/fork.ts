@@ -1,15 +1,18 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { BatonError, describeRepo, executeWorkflow, findAgent, forkPoint, loadConfig, openStore, planForkWorkspace, Redactor, secretsFromEnv, type ForkAt } from "@baton/engine";
+import { BatonError, describeRepo, executeWorkflow, findAgent, forkPoint, loadConfig, planForkWorkspace, Redactor, secretsFromEnv, mcpSecrets, type ForkAt } from "@baton/engine";
 import { definedFields, foldRun, type Envelope } from "@baton/protocol/core";
 import { agentRegistry } from "../agent-registry.ts";
 import type { CliContext } from "../context.ts";
 import { locateProject, type Project } from "../project.ts";
 import { checkLimits, resolveLimits } from "../run-limits.ts";
+import { checkAskRules } from "../people-settings.ts";
 import { VERSION } from "../version.ts";
 import { readLaunch, saveLaunch } from "./run-launch.ts";
 import { eventView } from "./run-view.ts";
-import { agentRunSettings, loadRunWorkflow, nextSteps, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts } from "./workflow-run.ts";
+import { agentRunSettings, loadRunWorkflow, nextSteps, stageAgentResolver, stageScripts, workflowExitCode, workflowRequestParts, workflowProxy } from "./workflow-run.ts";
+import { openProjectStore } from "../project-store.ts";
+import { prepareSandbox } from "@baton/engine/sandbox";
 
 export type ForkOptions = { at: string; json?: boolean; timeout?: number; autoApprove?: boolean; yes?: boolean };
 
@@ -26,15 +29,18 @@ export async function forkCommand(ctx: CliContext, ref: string, options: ForkOpt
   const config = await loadConfig(project.batonDir);
   const events: Envelope[] = [];
   let originId: string;
+  // A sandbox that cannot be made here is refused before the run goes on.
+  const sandbox = await prepareSandbox(config.sandbox, { env: ctx.env, projectRoot: project.root, batonDir: project.batonDir });
   {
-    await using store = await openStore(project.batonDir);
-    originId = store.resolveRun(ref).id;
+    await using store = await openProjectStore(ctx, project);
+    originId = (await store.resolveRun(ref)).id;
     for await (const event of store.readRun(originId)) events.push(event);
   }
   const point = forkPoint(events, at);
   const state = foldRun(events);
   const label = `run ${state.number ?? ref}`;
-  const definition = await loadRunWorkflow(await recordedWorkflow(project, events, label), ctx, project);
+  const originLaunch = await readLaunch(join(project.batonDir, "runs", originId));
+  const definition = await loadRunWorkflow(await recordedWorkflow(project, events, label), ctx, project, { config, pr: originLaunch?.pr === true, validate: originLaunch?.validate });
   if (!definition.nodes.some((node) => node.id === point.start.node)) {
     throw new BatonError("workflow_changed", `${label}'s workflow no longer has stage "${point.start.node}", which runs after ${point.origin.stage}@${point.origin.visit}`, {
       hint: "put the stage back, or fork at another checkpoint",
@@ -44,26 +50,29 @@ export async function forkCommand(ctx: CliContext, ref: string, options: ForkOpt
   if (launch === undefined) throw new BatonError("not_forkable", `${label} has no record of how its agents were started`, { hint: "start a new run" });
   const registry = agentRegistry(config);
   const limits = resolveLimits(definedFields({ timeout: options.timeout }), config, ctx.env);
-  checkLimits(limits, { name: launch.agent, entry: findAgent(registry, launch.agent) }, ctx.interactive === true && options.yes !== true);
+  const proxy = await workflowProxy(ctx, config, registry, launch.agent);
+  checkLimits(limits, { name: launch.agent, entry: findAgent(registry, launch.agent) }, ctx.interactive === true && options.yes !== true, proxy !== undefined);
+  checkAskRules(config, ctx.interactive === true && options.yes !== true);
   const script = launch.script === undefined ? undefined : await stageScripts(launch.script);
-  const resolveAgent = stageAgentResolver(ctx, project, registry, { name: launch.agent, model: launch.model, script });
+  const resolveAgent = stageAgentResolver(ctx, project, registry, { name: launch.agent, model: launch.model, script, mcpServers: config.mcp.servers });
   // Every stage's agent is started the same way: an unknown or missing one fails here, before the run.
   for (const node of definition.nodes.filter((n) => n.handler === "agent" || n.handler === "prompt")) await resolveAgent(node.id, node.agent, node.model);
   const workspace = await planForkWorkspace(definedFields({ root: project.root, batonDir: project.batonDir, sha: point.commit, gitHooks: config.git.hooks }));
   const task = state.task ?? "";
-  const parts = await workflowRequestParts(definition, task, project, ctx.env);
+  const parts = await workflowRequestParts(definition, task, project, ctx.env, { config, flags: definedFields({ validate: originLaunch?.validate === undefined ? undefined : [...originLaunch.validate] }) });
   const repo = await describeRepo(project.root);
-  await using store = await openStore(project.batonDir);
+  await using store = await openProjectStore(ctx, project);
   const writer = await store.createRun();
   await saveLaunch(writer.dir, launch);
   const unsubscribe = writer.subscribe(eventView(ctx.stdout, options.json === true));
   try {
     const result = await executeWorkflow(writer, {
+      ...definedFields({ proxy }),
       ...parts,
       task,
       agent: await resolveAgent("", undefined, undefined),
       resolveAgent,
-      settings: agentRunSettings(config, { limits, redactor: new Redactor(secretsFromEnv(ctx.env)), now: () => new Date(), version: VERSION }),
+      settings: agentRunSettings(config, { limits, redactor: new Redactor([...secretsFromEnv(ctx.env), ...mcpSecrets(config.mcp.servers)]), now: () => new Date(), version: VERSION, stepSummaryFile: ctx.env["GITHUB_STEP_SUMMARY"], sandbox }, options.yes === true),
       repo,
       autoApprove: options.autoApprove === true,
       signal: ctx.signal,

@@ -23,3 +23,22 @@ test("baton resume and approve load neither the ACP client nor the event catalog
     [],
   );
 });
+
+test("baton resume and approve load neither the inference proxy, nor the transcript renderer, nor the handlers of stages that have not run yet", () => {
+  const graph = moduleGraph(fileURLToPath(new URL("./resume.ts", import.meta.url)));
+  assert.ok(graph.some((url) => url.includes("/engine/src/workflow/stage-handlers.ts")), "the graph holds the stage handlers' table");
+  const deferred = ["/engine/src/proxy/inference-proxy.ts", "/engine/src/transcript/run-transcripts.ts", "/packages/transcript/src/", "/workflow/handlers/command-stage.ts", "/workflow/handlers/validate-stage.ts", "/workflow/handlers/merge-stage.ts", "/workflow/parallel/fan-out.ts", "/workflow/parallel/fan-in.ts", "@octokit/", "/workflow/handlers/pull-request-stage.ts", "/pipeline/subtasks-stage.ts"];
+  assert.deepEqual(
+    graph.filter((url) => deferred.some((part) => url.includes(part))),
+    [],
+  );
+});
+
+test("baton run without --workflow loads neither the workflow parser nor the workflow executor", () => {
+  const graph = moduleGraph(fileURLToPath(new URL("./run.ts", import.meta.url)));
+  assert.ok(graph.some((url) => url.includes("/engine/src/run/execute-run.ts")), "the graph holds the run executor");
+  assert.deepEqual(
+    graph.filter((url) => url.includes("/packages/workflow/src/") || url.includes("/engine/src/workflow/execute-workflow.ts") || url.includes("/cli/src/commands/workflow-run.ts")),
+    [],
+  );
+});

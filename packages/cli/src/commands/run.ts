@@ -1,20 +1,12 @@
 import { resolve } from "node:path";
-import {
-  BatonError,
-  describeRepo,
-  executeRun,
-  findAgent,
-  loadConfig,
-  openStore,
-  prepareAgentLaunch,
-  planWorkspace,
-  Redactor,
-  secretsFromEnv,
-  type AgentRegistry,
-  type BatonConfig,
-  type RunResult,
-} from "@baton/engine";
+import { findAgent, prepareAgentLaunch, type AgentRegistry } from "@baton/engine/agents";
+import { loadConfig, type BatonConfig } from "@baton/engine/config";
+import { BatonError } from "@baton/engine/errors";
+import { prepareSandbox } from "@baton/engine/sandbox";
+import { mcpSecrets, Redactor, secretsFromEnv } from "@baton/engine/redaction";
+import { describeRepo, executeRun, planWorkspace, proxySettingsFor, readRepoStatus, type RunResult } from "@baton/engine/run";
 import type { Envelope } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
 import { loadScript } from "@baton/testkit/launch";
 import { agentRegistry } from "../agent-registry.ts";
 import { type CliContext } from "../context.ts";
@@ -23,7 +15,12 @@ import { locateProject, type Project } from "../project.ts";
 import { ProgressRenderer } from "../render/progress.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
 import { checkLimits, resolveLimits, type LimitFlags } from "../run-limits.ts";
+import { checkAskRules, peopleSettings } from "../people-settings.ts";
+import { runDelivery, type DeliveryFlags } from "../run-delivery.ts";
+import { commandEnvironment } from "../command-environment.ts";
 import { VERSION } from "../version.ts";
+import { openProjectStore } from "../project-store.ts";
+import type { RunStore, RunStoreWriter } from "@baton/engine/store";
 
 export type RunOptions = {
   agent?: string;
@@ -43,34 +40,54 @@ export type RunOptions = {
   yes?: boolean;
   requireOutput?: "change" | "none";
   fallbackModel?: string;
-} & LimitFlags;
+} & LimitFlags &
+  DeliveryFlags;
 
-export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions): Promise<number> {
-  const project = await locateProject(ctx.cwd);
+/**
+ * Where a run is written when it was not made here: a worker runs a dispatched run (already
+ * in the store, its writer taken by the worker) in a checkout of its own.
+ */
+export type RunPlacement = { store: RunStore; writer: RunStoreWriter };
+
+export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions, located?: Promise<Project>, placement?: RunPlacement): Promise<number> {
+  const project = await (located ?? locateProject(ctx.cwd));
   const config = await loadConfig(project.batonDir);
   const agent = await resolveAgent(ctx, options, project, config, agentRegistry(config));
   const task = taskArg ?? agent.defaultTask ?? "";
   if (task.trim().length === 0) throw new BatonError("usage", taskArg === undefined ? "no task given" : "the task is empty", { hint: "pass the task as the first argument" });
   const limits = resolveLimits(options, config, ctx.env);
-  checkLimits(limits, agent, ctx.interactive === true && options.yes !== true);
+  // The process's inference proxy, when the agent can be pointed at it: started (and its keys read) before the run exists.
+  const proxy = await proxySettingsFor(config.proxy, ctx.env, { name: agent.name, proxy: agent.entry.proxy });
+  checkLimits(limits, agent, ctx.interactive === true && options.yes !== true, proxy !== undefined);
+  checkAskRules(config, ctx.interactive === true && options.yes !== true);
+  // A sandbox that cannot be made here is refused before the run exists.
+  const sandbox = await prepareSandbox(config.sandbox, { env: ctx.env, projectRoot: project.root, batonDir: project.batonDir });
   const requireOutput = options.requireOutput ?? config.run.require_output;
   const fallbackModel = options.fallbackModel ?? config.session.fallback_model;
-  const repo = await describeRepo(project.root);
   if (options.inPlace === true && options.worktree === true) {
     throw new BatonError("usage", "--in-place and --worktree contradict each other", { hint: "pass one of them" });
   }
   // Checked before the run exists: a bad base or a dirty tree changes nothing.
-  const workspace = await planWorkspace({
-    root: project.root,
-    batonDir: project.batonDir,
-    ...(options.base === undefined ? {} : { base: options.base }),
-    includeDirty: options.includeDirty === true,
-    inPlace: options.inPlace === true || (config.workspace.mode === "in_place" && options.worktree !== true && options.base === undefined && options.includeDirty !== true),
-    gitHooks: config.git.hooks,
-  });
+  const inPlace = options.inPlace === true || (config.workspace.mode === "in_place" && options.worktree !== true && options.base === undefined && options.includeDirty !== true);
+  const delivery = runDelivery(config, options, { inPlace, commandEnv: commandEnvironment(ctx.env), env: ctx.env });
+  // Both read the repository's state from one `git status` (planning a given base adds its own lookups).
+  const status = readRepoStatus(project.root);
+  const [repo, workspace] = await Promise.all([
+    describeRepo(project.root, status),
+    planWorkspace({
+      status,
+      root: project.root,
+      batonDir: project.batonDir,
+      ...definedFields({ base: options.base }),
+      includeDirty: options.includeDirty === true,
+      inPlace,
+      gitHooks: config.git.hooks,
+    }),
+  ]);
 
-  await using store = await openStore(project.batonDir);
-  const writer = await store.createRun();
+  await using opened = placement === undefined ? await openProjectStore(ctx, project) : undefined;
+  const store = opened ?? (placement as RunPlacement).store;
+  const writer = placement?.writer ?? (await store.createRun());
   const view = options.json ? jsonView(ctx.stdout) : progressView(ctx.stdout);
   const unsubscribe = writer.subscribe(view);
   // The run goes on to its proper end without its reader (`| head`): its events are in its log.
@@ -84,11 +101,14 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
       agentName: agent.name,
       command: { command: agent.launch.command, args: agent.launch.args, env: agent.launch.env },
       setup: agent.launch.session,
+      ...definedFields({ proxy, proxyWiring: proxy === undefined ? undefined : agent.launch.proxy }),
       repo,
       workspace,
       rules: config.permissions.rules,
       builtinRules: config.permissions.builtin_rules,
+      peopleSettings: peopleSettings(config, options.yes === true),
       isolation: config.isolation.agent,
+      sandbox,
       maxOutputChars: config.trace.max_output_chars,
       cancelGraceMs: config.session.cancel_grace_ms,
       limits,
@@ -102,15 +122,17 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
         notices: agent.entry.notices,
         tokenReports: agent.entry.token_reports,
         provider_error_prefixes: agent.entry.provider_error_prefixes,
-        ...(agent.entry.rate_limit_code === undefined ? {} : { rate_limit_code: agent.entry.rate_limit_code }),
+        ...definedFields({ rate_limit_code: agent.entry.rate_limit_code }),
         ...(agent.entry.stall_timeout === undefined ? {} : { stallTimeoutMs: agent.entry.stall_timeout * 1_000 }),
       },
-      ...(fallbackModel === undefined ? {} : { fallbackModel }),
+      ...definedFields({ fallbackModel }),
       requireOutput,
-      redactor: new Redactor(secretsFromEnv(ctx.env)),
+      delivery,
+      redactor: new Redactor([...secretsFromEnv(ctx.env), ...mcpSecrets(config.mcp.servers)]),
       signal: ctx.signal,
       now: () => new Date(),
       version: VERSION,
+      stepSummaryFile: ctx.env["GITHUB_STEP_SUMMARY"],
     });
   } finally {
     unsubscribe();
@@ -157,15 +179,28 @@ async function resolveAgent(ctx: CliContext, options: RunOptions, project: Proje
     env: ctx.env,
     cwd: project.root,
     extraArgs,
-    ...(options.model === undefined ? {} : { model: options.model }),
+    mcpServers: config.mcp.servers,
+    ...definedFields({ model: options.model }),
   });
   return { name, entry, launch, defaultTask };
 }
 
-/** `--json`: every durable envelope as one NDJSON line, and nothing else on stdout. */
+/**
+ * `--json`: every durable envelope as one NDJSON line, and nothing else on stdout. The events
+ * of a committed batch arrive together: their lines go out in one write, in a microtask, so
+ * before anything else can happen (the run's end, an exit).
+ */
 function jsonView(out: NodeJS.WriteStream) {
+  let lines = "";
+  const flush = () => {
+    const text = lines;
+    lines = "";
+    out.write(text);
+  };
   return (event: Envelope) => {
-    if (event.seq !== undefined) out.write(`${terminalJson(event)}\n`);
+    if (event.seq === undefined) return;
+    if (lines === "") queueMicrotask(flush);
+    lines += `${terminalJson(event)}\n`;
   };
 }
 

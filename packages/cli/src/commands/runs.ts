@@ -1,14 +1,15 @@
-import { openStore } from "@baton/engine/store";
 import { EXIT, type CliContext } from "../context.ts";
 import { writeLine } from "../output.ts";
 import { locateProject } from "../project.ts";
 import { formatDuration, stylerFor } from "../render/style.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
+import { openProjectStore } from "../project-store.ts";
+import { definedFields } from "@baton/protocol/core";
 
 export async function runsCommand(ctx: CliContext, options: { json?: boolean; status?: string }): Promise<number> {
   const project = await locateProject(ctx.cwd);
-  await using store = await openStore(project.batonDir);
-  const runs = await store.listRuns(options.status === undefined ? {} : { status: options.status });
+  await using store = await openProjectStore(ctx, project);
+  const runs = await store.listRuns(definedFields({ status: options.status }));
   if (options.json) {
     for (const run of runs) await writeLine(ctx.stdout, terminalJson(run));
     return EXIT.succeeded;

@@ -1,14 +1,14 @@
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { BatonError } from "@baton/engine/errors";
-import { openStore } from "@baton/engine/store";
 import { isLoopbackHost, startServer } from "@baton/server";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { visibleText } from "../render/terminal-text.ts";
+import { openProjectStore } from "../project-store.ts";
 
 /** As program.ts reads them: `port` is a whole number from 0 to 65535. */
-export type ServeOptions = { port: number; host: string; allowHost: string[]; allowRemote?: boolean };
+export type ServeOptions = { port: number; host: string; allowHost: string[]; allowRemote?: boolean; otel?: boolean };
 
 /** The launcher runs started through the API are spawned with: this CLI, as users start it. */
 const CLI_ENTRY = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
@@ -33,7 +33,7 @@ export async function serveCommand(ctx: CliContext, options: ServeOptions): Prom
     throw new BatonError("usage", "BATON_SERVE_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ -", { hint: "for example: openssl rand -hex 24" });
   }
   const project = await locateProject(ctx.cwd);
-  await using store = await openStore(project.batonDir);
+  await using store = await openProjectStore(ctx, project);
   const server = await startServer({
     store,
     projectRoot: project.root,
@@ -44,11 +44,15 @@ export async function serveCommand(ctx: CliContext, options: ServeOptions): Prom
     allowHosts: options.allowHost,
     runEnv: ctx.env,
   });
+  // Loaded only with --otel: the OpenTelemetry SDK costs the server nothing otherwise.
+  const otel = options.otel === true ? await (await import("./serve-otel.ts")).startServeExport(ctx, store, project.batonDir) : undefined;
   try {
     ctx.stdout.write(`Baton is serving the runs of ${visibleText(project.root)}\n  ${visibleText(server.openUrl)}\n`);
+    if (otel !== undefined) ctx.stdout.write(`Exporting every run's spans to ${visibleText(otel.url)} (cursor in ${visibleText(project.batonDir)}/otel-cursor.json)\n`);
     ctx.stdout.write(`The token is also in ${visibleText(project.batonDir)}/serve.json (owner-only). Ctrl-C stops the server; runs keep going.\n`);
     if (!ctx.signal.aborted) await once(ctx.signal, "abort");
   } finally {
+    await otel?.stop();
     await server.close();
   }
   return EXIT.succeeded;

@@ -1,14 +1,15 @@
-import { openStore } from "@baton/engine/store";
 import type { RunState } from "@baton/protocol/core";
 import { EXIT, type CliContext } from "../context.ts";
 import { locateProject } from "../project.ts";
 import { readRunState } from "../run-state.ts";
+import { deliveriesOf } from "./run-deliveries.ts";
 import { applyReliability, initialReliability } from "../run-reliability.ts";
 import { incidentsLine } from "../render/incidents-line.ts";
 import { workflowShowLines } from "../render/stage-table.ts";
 import { stoppedByWords } from "../render/outcome-words.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "../render/style.ts";
 import { terminalJson, visibleText } from "../render/terminal-text.ts";
+import { openProjectStore } from "../project-store.ts";
 
 /**
  * Status, usage, cost, counts, errors and incidents (provider errors, retries, stalls,
@@ -17,18 +18,23 @@ import { terminalJson, visibleText } from "../render/terminal-text.ts";
  */
 export async function showCommand(ctx: CliContext, ref: string, options: { json?: boolean }): Promise<number> {
   const project = await locateProject(ctx.cwd);
-  await using store = await openStore(project.batonDir);
-  const run = store.resolveRun(ref);
+  await using store = await openProjectStore(ctx, project);
+  const run = await store.resolveRun(ref);
   // A run whose writer died ends as failed (interrupted) when a command next touches it.
   await store.recoverIfAbandoned(run.id);
   const reliability = initialReliability();
   let origin: unknown;
+  // Where the run's work was delivered: by itself (--merge, a merge stage) and by later `baton merge` runs.
+  const merges: Array<{ sha?: string; base: string; strategy?: string; number?: number; url?: string; pull_request?: number }> = [];
   const state = await readRunState(store, run.id, (event) => {
     applyReliability(reliability, event);
     if (event.type === "run.created") origin = event.data["origin"];
+    if (event.type === "git.merged" && event.data["run"] === undefined) merges.push({ sha: String(event.data["sha"]), base: String(event.data["base"]), strategy: String(event.data["strategy"]) });
+    if (event.type === "pull_request.created" && event.data["run"] === undefined) merges.push({ url: String(event.data["url"]), pull_request: Number(event.data["number"]), base: String(event.data["base"]) });
   });
+  const deliveries = [...merges, ...(await deliveriesOf(store.runDir(run.id)))];
   if (options.json) {
-    ctx.stdout.write(`${terminalJson({ ...state, reliability, origin, events_file: store.eventsPath(run.id) })}\n`);
+    ctx.stdout.write(`${terminalJson({ ...state, reliability, origin, deliveries, events_file: store.eventsPath(run.id) })}\n`);
     return EXIT.succeeded;
   }
   const style = stylerFor(ctx.stdout);
@@ -61,6 +67,13 @@ export async function showCommand(ctx: CliContext, ref: string, options: { json?
     lines.push(`commit:    ${visibleText(sha.slice(0, 12))} on ${visibleText(branch)} · ${files} ${files === 1 ? "file" : "files"} · ${visibleText(message)}`);
   } else if (workspace?.kind === "worktree" && (state.status === "succeeded" || state.status === "failed" || state.status === "cancelled")) {
     lines.push("commit:    none (nothing changed)");
+  }
+  for (const delivery of deliveries) {
+    if (delivery.url !== undefined) {
+      lines.push(`delivered: pull request #${delivery.pull_request ?? "?"} into ${visibleText(delivery.base)}: ${visibleText(delivery.url)}${delivery.number === undefined ? "" : ` by run ${delivery.number}`}`);
+      continue;
+    }
+    lines.push(`delivered: ${visibleText((delivery.sha ?? "").slice(0, 12))} into ${visibleText(delivery.base)} (${visibleText(delivery.strategy ?? "")})${delivery.number === undefined ? "" : ` by run ${delivery.number}`}`);
   }
   const incidents = incidentsLine(reliability);
   if (incidents !== undefined) lines.push(style("yellow", `incidents: ${visibleText(incidents)}`));

@@ -1,5 +1,8 @@
 import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { loadConfig } from "@baton/engine/config";
+import { PIPELINE_WORKFLOW, type PipelineOptions } from "@baton/workflow";
+import { pipelineOptions } from "./workflow-run.ts";
 import { BatonError, isBatonError } from "@baton/engine/errors";
 import { findRepoRoot } from "@baton/engine/git";
 import {
@@ -87,13 +90,15 @@ async function loadValid(ctx: CliContext, ref: string) {
 }
 
 /** Names are found under the repository's root (its `.baton/workflows/`); outside a repository, under the cwd. */
-async function load<T>(ctx: CliContext, ref: string, loader: (ref: string, options: { cwd: string; projectRoot: string }) => Promise<T>): Promise<T> {
+async function load<T>(ctx: CliContext, ref: string, loader: (ref: string, options: { cwd: string; projectRoot: string; pipeline?: PipelineOptions }) => Promise<T>): Promise<T> {
   const projectRoot = await findRepoRoot(ctx.cwd).catch((error: unknown) => {
     if (isBatonError(error) && error.code === "not_a_git_repo") return ctx.cwd;
     throw error;
   });
   try {
-    return await loader(ref, { cwd: ctx.cwd, projectRoot });
+    // The built-in pipeline is drawn as this project's config makes it.
+    const config = ref === PIPELINE_WORKFLOW ? await loadConfig(join(projectRoot, ".baton")).catch(() => undefined) : undefined;
+    return await loader(ref, config === undefined ? { cwd: ctx.cwd, projectRoot } : { cwd: ctx.cwd, projectRoot, pipeline: pipelineOptions(config, false, []) });
   } catch (error) {
     // The workflow package sits below the engine and has its own error class: same code, message and fix.
     if (isWorkflowError(error)) throw new BatonError(error.code, error.message, { hint: error.hint });

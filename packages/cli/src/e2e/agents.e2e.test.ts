@@ -74,9 +74,13 @@ test("baton agents lists built-ins and configured agents: installed or not, vers
   const plain = await runBaton(repo, ["agents"], { env });
   assert.equal(plain.code, 0, plain.stderr);
   const lines = linesOf(plain.stdout);
-  assert.match(lines[0] ?? "", /^AGENT +INSTALLED +VERSION +MODEL VIA +REPORTS +COMMAND +ENV PASSED$/);
+  assert.match(lines[0] ?? "", /^AGENT +INSTALLED +VERSION +MODEL VIA +REPORTS +PROXY +COMMAND +ENV PASSED$/);
   const mine = lines.find((line) => line.startsWith("mine "));
-  assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +tokens\/turn +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
+  assert.match(mine ?? "", /^mine +yes +4\.5\.6 +env MY_AGENT_MODEL +tokens\/turn +- +my-agent --acp +MY_AGENT_\*,MY_AGENT_MODEL$/);
+  // How each built-in reaches the inference proxy.
+  const proxyOf = (agent: string) => (lines.find((line) => line.startsWith(`${agent} `)) ?? "").slice((lines[0] ?? "").indexOf("PROXY")).split("  ")[0]?.trim();
+  assert.deepEqual(["claude", "gemini", "codex", "opencode", "fake"].map(proxyOf), ["anthropic ANTHROPIC_BASE_URL", "gemini GOOGLE_GEMINI_BASE_URL", "CODEX_CONFIG provider", "OPENCODE_CONFIG_CONTENT", "-"]);
+  assert.deepEqual(byName["claude"]?.["proxy"], { via: "env", provider: "anthropic", base_url_env: "ANTHROPIC_BASE_URL", key_env: "ANTHROPIC_API_KEY" });
   // How far a token budget can overshoot, for each agent and why.
   const reports = (agent: string) => (lines.find((line) => line.startsWith(`${agent} `)) ?? "").slice((lines[0] ?? "").indexOf("REPORTS")).split(" ")[0];
   assert.deepEqual(["codex", "claude", "opencode", "gemini", "fake"].map(reports), ["tokens/call", "tokens/turn,cost", "tokens/turn,cost", "-", "tokens/call,cost"]);

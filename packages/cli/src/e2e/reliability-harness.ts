@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Envelope } from "@baton/protocol";
 import type { ScriptInput } from "@baton/testkit/launch";
 import { makeRepo, parseNdjson, runBaton, writeScript, type CliResult } from "./cli-harness.ts";
+import { definedFields } from "@baton/protocol/core";
 
 /** Short waits so that provider-failure tests run in well under a second of waiting. */
 export const FAST_RETRY = `
@@ -23,7 +24,7 @@ export async function runScripted(name: string, turns: ScriptInput, options: { a
   const repo = await makeRepo(`cli-${name}-`);
   if (options.config !== undefined) await writeFile(join(repo, ".baton", "config.toml"), options.config);
   const script = await writeScript(repo, `${name}.json`, turns);
-  const result = await runBaton(repo, ["run", `Task of ${name}`, "--agent", "fake", "--script", script, "--json", ...(options.args ?? [])], options.env === undefined ? {} : { env: options.env });
+  const result = await runBaton(repo, ["run", `Task of ${name}`, "--agent", "fake", "--script", script, "--json", ...(options.args ?? [])], definedFields({ env: options.env }));
   return { ...result, events: parseNdjson<Envelope>(result.stdout), repo };
 }
 

@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REDACTED } from "@baton/engine";
+import { outputInEvent } from "@baton/protocol/core";
 import {
   cliEnv,
   eventsOfType,
@@ -55,12 +56,17 @@ test("a secret from the environment appears nowhere in events.jsonl or acp.jsonl
   assert.ok(transcriptBytes.includes(REDACTED));
   // The agent really worked with the value (in its worktree): only the records are scrubbed.
   assert.equal(await readFile(join(await workspacePath(repo, runId), "config", "token.txt"), "utf8"), `token=${secret}\n`);
-  // The trace store keeps whole outputs, redacted the same way.
+  // The trace store keeps whole outputs, redacted the same way; an output that fits its event's
+  // preview (redacted as it came from the agent) is kept there alone.
   const outputsDir = join(runsDir(repo), runId, "outputs");
   const outputs = await Promise.all((await readdir(outputsDir)).map((name) => readFile(join(outputsDir, name), "utf8")));
-  assert.ok(outputs.length >= 4, "every tool call's output is in the trace store");
-  assert.ok(outputs.every((text) => !text.includes(secret)), "no trace file holds the secret");
-  assert.ok(outputs.some((text) => text.includes(`token=${REDACTED}`)), "the write's diff is traced, redacted");
+  const completed = eventsOfType(await readEvents(repo, runId), "tool.completed").map((event) => event.data);
+  const inEvents = completed.map((data) => outputInEvent(data)).filter((text) => text !== undefined);
+  assert.equal(completed.length, 4);
+  assert.equal(outputs.length + inEvents.length, 4, "every tool call's whole output is kept, in a file or in its event");
+  assert.ok(outputs.length >= 1, "env's output is longer than a preview: it is in the trace store");
+  assert.ok([...outputs, ...inEvents].every((text) => !text.includes(secret)), "no kept output holds the secret");
+  assert.ok(inEvents.some((text) => text.includes(`token=${REDACTED}`)), "the write's diff is kept, redacted");
 
   // The message reached Baton split across chunks, no one of which holds the whole secret: the
   // case the stream redactor exists for. acp.jsonl keeps a record per chunk, each scrubbed of

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
@@ -7,7 +7,7 @@ import { eventsOfType, linesOf, makeRepo, runBaton, runsDir, writeScript } from 
 
 type Data = Record<string, unknown>;
 
-test("every tool call's whole output is in the trace store, capped with a marker; tool.completed names it; baton trace prints it", async () => {
+test("a tool call's whole output is in the trace store, capped with a marker, or in its event when the preview holds it; baton trace prints either", async () => {
   const repo = await makeRepo("cli-trace-");
   const configPath = join(repo, ".baton", "config.toml");
   await writeFile(configPath, (await readFile(configPath, "utf8")).replace("max_output_chars = 100000", "max_output_chars = 5000"));
@@ -26,25 +26,30 @@ test("every tool call's whole output is in the trace store, capped with a marker
   const completed = eventsOfType<Data>(events, "tool.completed").map((event) => event.data);
   const calls = eventsOfType(events, "tool.started").map((event) => String(event.data["call"]));
   assert.equal(completed.length, 4);
-  for (const data of completed) {
-    assert.match(String(data["output_file"]), /^outputs\/[A-Za-z0-9._-]+\.txt$/, "relative to the run's folder");
-  }
   const stored = async (data: Data) => readFile(join(runsDir(repo), runId, String(data["output_file"])), "utf8");
 
-  // A write is traced as a unified diff made from the old and new text.
+  // A write is traced as a unified diff made from the old and new text; shorter than a preview,
+  // it is all in the event (output_chars is the preview's length) and no file repeats it.
   const edit = completed[1] as Data;
-  assert.equal(await stored(edit), "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three");
+  assert.equal(edit["preview"], "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three");
+  assert.equal(edit["output_chars"], String(edit["preview"]).length);
+  for (const short of [completed[0], edit, completed[3]] as Data[]) assert.equal(short["output_file"], undefined);
+  const outputs = await readdir(join(runsDir(repo), runId, "outputs"));
+  assert.equal(outputs.length, 1, `only the long output has a file: ${outputs.join(", ")}`);
 
   // A long output: output_chars is its whole length, the file is cut at the cap with a marker line,
   // the preview is its first 200 characters.
   const seq = Array.from({ length: 3000 }, (_, i) => `${i + 1}\n`).join("");
   const long = completed[2] as Data;
+  assert.match(String(long["output_file"]), /^outputs\/[A-Za-z0-9._-]+\.txt$/, "relative to the run's folder");
   assert.equal(long["output_chars"], seq.length);
   assert.equal(long["preview"], seq.slice(0, 200));
   const longText = await stored(long);
   assert.ok(longText.startsWith(seq.slice(0, 5000)));
   assert.match(longText, new RegExp(`\\n\\[baton: output cut at 5000 of ${seq.length} characters; raise \\[trace\\] max_output_chars to keep more\\]\\n$`));
 
+  const printedEdit = await runBaton(repo, ["trace", "1", calls[1] as string]);
+  assert.equal(printedEdit.stdout, `${String(edit["preview"])}\n`);
   const printed = await runBaton(repo, ["trace", "1", calls[3] as string]);
   assert.equal(printed.code, 0, printed.stderr);
   assert.equal(printed.stdout, "short\n");

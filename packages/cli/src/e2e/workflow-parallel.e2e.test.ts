@@ -294,3 +294,36 @@ test("kill -9 during a fan-out, then baton resume: the branch that had ended is 
   for (const [file, text] of [["quick.txt", "quick"], ["partial.txt", "partial"], ["stuck.txt", "done"]]) assert.equal((await git(repo, "show", `${runBranch}:${file}`)).trim(), text);
   assert.equal(eventsOfType(events, "run.completed")[0]?.data["status"], "succeeded");
 });
+
+test("baton clean removes the worktrees of a fan-out that never reached its fan-in, and keeps a branch's unmerged commits", async () => {
+  const workflow = `digraph stuck {
+    start [shape=Mdiamond]
+    exit [shape=Msquare]
+    fan [shape=component]
+    quick [shape=parallelogram, script="echo quick > quick.txt"]
+    slow [shape=parallelogram, script="sleep 600"]
+    join [shape=tripleoctagon]
+    start -> fan -> { quick slow } -> join -> exit
+  }`;
+  const { repo, script } = await project("stuck", workflow, {});
+  const run = startBaton(repo, ["run", "Never joins", "--workflow", "stuck", "--script", script, "--yes", "--timeout", "5m"]);
+  const runId = await waitForOnlyRun(repo);
+  await waitForEvent(repo, runId, "quick's branch.completed", (e) => e.type === "branch.completed" && e.data["branch"] === "quick");
+  await waitForEvent(repo, runId, "slow's command started", (e) => e.type === "stage.started" && e.data["stage"] === "slow");
+  const cancelled = await runBaton(repo, ["cancel", "1"]);
+  assert.equal(cancelled.code, 0, cancelled.stderr);
+  assert.equal((await run.done).code, 130);
+  const events = await readEvents(repo, runId);
+  checkClosed(events);
+  assert.equal(eventsOfType(events, "stage.started").some((e) => e.data["stage"] === "join"), false, "the fan-in never ran");
+  assert.deepEqual((await branchWorktrees(repo)).length, 2, "both branches' worktrees are left");
+  const quickBranch = eventsOfType(events, "branch.started").find((e) => e.data["branch"] === "quick")?.data["git_branch"] as string;
+
+  const cleaned = await runBaton(repo, ["clean"]);
+  assert.equal(cleaned.code, 0, cleaned.stderr);
+  assert.deepEqual(await branchWorktrees(repo), [], "every branch worktree is gone");
+  assert.match(cleaned.stdout, /branch quick of fan@1: removed .*--quick, kept branch .*--quick \(1 commit\(s\) not in the run's branch\)/);
+  assert.match(cleaned.stdout, /branch slow of fan@1: removed .*--slow, deleted branch .*--slow/);
+  assert.equal(await git(repo, "show", `${quickBranch}:quick.txt`), "quick\n", "the branch's commit is kept");
+  assert.doesNotMatch(await git(repo, "worktree", "list"), /--(quick|slow)/);
+});

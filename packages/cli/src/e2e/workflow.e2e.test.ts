@@ -90,7 +90,7 @@ test("a workflow that cannot be found: one line naming where Baton looked, exit 
   const result = await runBaton(repo, ["workflow", "check", "nightly"]);
   assert.equal(result.code, 2);
   assert.equal(result.stdout, "");
-  assert.match(result.stderr, /^baton: no workflow named "nightly": looked for \.baton\/workflows\/nightly\.dot and \.baton\/workflows\/nightly\.fabro in .+, and among the built-in workflows \(single\): create \.baton\/workflows\/nightly\.dot[^\n]*\n$/);
+  assert.match(result.stderr, /^baton: no workflow named "nightly": looked for \.baton\/workflows\/nightly\.dot and \.baton\/workflows\/nightly\.fabro in .+, and among the built-in workflows \(single, pipeline\): create \.baton\/workflows\/nightly\.dot[^\n]*\n$/);
   const missing = await runBaton(repo, ["workflow", "show", "flows/none.dot"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^baton: no workflow file flows\/none\.dot \(looked at .+flows\/none\.dot\): check the path[^\n]*\n$/);

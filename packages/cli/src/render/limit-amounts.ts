@@ -6,7 +6,7 @@ import { formatCost } from "./style.ts";
  */
 export function limitUsage(limit: string, used: number | undefined, max: number | undefined): string {
   const amount = (value: number | undefined) => (value === undefined ? "?" : limitAmount(limit, value));
-  const unit = limit === "tokens" ? " tokens" : limit === "tool_calls" ? " tool calls" : "";
+  const unit = limit === "tokens" ? " tokens" : limit === "tool_calls" ? " tool calls" : limit === "requests" ? " model requests" : "";
   return `${amount(used)} of ${amount(max)}${unit}`;
 }
 
@@ -15,7 +15,7 @@ export function limitTitle(limit: string): string {
   return `${LIMIT_WORDS[limit] ?? (limit || "a")} limit`;
 }
 
-const LIMIT_WORDS: Record<string, string> = { time: "time", cost: "cost", tokens: "token", tool_calls: "tool call" };
+const LIMIT_WORDS: Record<string, string> = { time: "time", cost: "cost", tokens: "token", tool_calls: "tool call", requests: "model request" };
 
 function limitAmount(limit: string, value: number): string {
   if (limit === "time") return compactDuration(value);

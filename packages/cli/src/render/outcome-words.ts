@@ -1,6 +1,6 @@
 import { limitTitle } from "./limit-amounts.ts";
 
-const LIMITS = new Set(["time", "cost", "tokens", "tool_calls"]);
+const LIMITS = new Set(["time", "cost", "tokens", "tool_calls", "requests"]);
 
 /**
  * What stopped a run, if it says (`run.completed` with `status: "stopped"`), to follow "stopped by":

@@ -169,8 +169,12 @@ test("around a tool-call cap the live view reads in log order: the warning, the 
   );
 });
 
+test("a lost worker: who it was, its epoch and last seq, and who took the run over", () => {
+  assert.deepEqual(render([ev("worker.lost", { previous_owner: "build-3:4242:9f1c", epoch: 1, last_seq: 17, owner: "build-5:5151:03de" })]), ["  ✗ worker lost: build-3:4242:9f1c (epoch 1, after seq 17); taken over by build-5:5151:03de"]);
+});
+
 test("malformed data never throws", () => {
-  for (const type of ["budget.updated", "limit.warning", "limit.reached", "provider.error", "retry.scheduled", "model.switched", "stall.detected", "repeat.detected", "handback.requested", "turn.started", "run.completed", "run.failed", "log"]) {
+  for (const type of ["worker.lost", "budget.updated", "limit.warning", "limit.reached", "provider.error", "retry.scheduled", "model.switched", "stall.detected", "repeat.detected", "handback.requested", "turn.started", "run.completed", "run.failed", "log"]) {
     assert.doesNotThrow(() => render([ev(type, { limit: 3, fraction: "x", limits: null, used: {}, reason: 7, status: "stopped", error: "no", usage: 5 })]), type);
   }
 });
@@ -225,5 +229,50 @@ test("a plain run's work is laid out as it always was: two spaces in, no stage i
       sample("git.committed", { files: [{ path: "src/date.ts", change: "modified" }] }),
     ]).slice(2),
     ["  Looking at", "  the test", "  ⚙ edit Write src/date.ts", "    ✓ completed · 19 ms", "  ● committed 89abcdef on baton/7-fix-the-flaky-date-test · 1 file · Fix the flaky date test"],
+  );
+});
+
+test("people's inputs, questions waiting for a person and their answers are one line each", () => {
+  assert.deepEqual(
+    render([
+      ev("run.created", { number: 7, task: "t", agent: "fake", repo: { root: "/r", dirty: false } }),
+      sample("input.queued"),
+      sample("input.delivered"),
+      sample("input.rejected"),
+      ev("permission.requested", { session: "s", call: "c9", tool: "execute", options: [], awaiting: "person", rule: "ask-run", timeout_ms: 600_000 }),
+      ev("permission.resolved", { session: "s", call: "c9", decision: "allow_once", by: "human", rule: "ask-run", who: "ada" }),
+      ev("permission.resolved", { session: "s", call: "c8", decision: "reject_once", by: "human", rule: "ask-run", who: "bob", reason: "not now" }),
+      ev("permission.resolved", { session: "s", call: "c7", decision: "reject_once", by: "policy", rule: "ask:timeout" }),
+    ]).slice(2),
+    [
+      "  ✉ ada: Please keep the public API unchanged. (in_1)",
+      "    input in_1 delivered mid-turn",
+      "  ✉ input in_2 refused (too_long): 5000 characters, more than the 4000 an input may have",
+      "  ? execute asks permission (rule ask-run, denied in 600s without an answer): baton allow 7 c9 · baton deny 7 c9",
+      "    permission: allow_once (by ada)",
+      "    permission: reject_once (by bob: not now)",
+      "    permission: reject_once (rule ask:timeout)",
+    ],
+  );
+});
+
+test("a question the agent asks shows its message, its form's fields and how to answer; its answer is one line", () => {
+  assert.deepEqual(
+    render([
+      ev("run.created", { number: 7, task: "t", agent: "fake", repo: { root: "/r", dirty: false } }),
+      sample("question.asked"),
+      sample("question.answered"),
+      ev("question.asked", { session: "s", id: "q_2", mode: "url", message: "Sign in", fields: [] }),
+      ev("question.answered", { session: "s", id: "q_2", action: "decline", by: "policy", rule: "question:unsupported", reason: "Baton puts form questions to people, not url ones" }),
+    ]).slice(2),
+    [
+      "  ? the agent asks: Which database should the cache use? (q_0a1b2c3d4e5f)",
+      "      question_0: one of PostgreSQL | SQLite (Database)",
+      "      question_0_custom?: string (Other)",
+      "    answer: baton reply 7 q_0a1b2c3d4e5f FIELD=VALUE… · baton reply 7 q_0a1b2c3d4e5f --decline (declined in 600s without an answer)",
+      '    question q_0a1b2c3d4e5f: accept {"question_0":"PostgreSQL"} (by ada)',
+      "  ? the agent asks: Sign in (q_2)",
+      "    question q_2: decline (rule question:unsupported: Baton puts form questions to people, not url ones)",
+    ],
   );
 });

@@ -1,8 +1,10 @@
+import { deliveryEventLines } from "./delivery-lines.ts";
 import type { Envelope } from "@baton/protocol";
 import { type Data, firstLine, lines, num, record, text } from "./event-data.ts";
 import { budgetLine, budgetTenth, handbackLine, limitReachedLine, limitWarningLine } from "./limit-lines.ts";
 import { stoppedByWords } from "./outcome-words.ts";
 import { modelSwitchedLine, providerErrorLine, repeatLine, retryLine, stallLine } from "./recovery-lines.ts";
+import { peopleEventLines, permissionResolvedLine } from "./people-lines.ts";
 import { workflowEventLines } from "./stage-lines.ts";
 import { formatCost, formatDuration, formatTokens, stylerFor } from "./style.ts";
 import { turnStartedLine } from "./turn-lines.ts";
@@ -111,12 +113,9 @@ export class ProgressRenderer {
         this.#line(`    ${ok ? s("green", "✓") : s("red", "✗")} ${parts.join(" · ")}`);
         return;
       }
-      case "permission.resolved": {
-        // Asked for in a turn Baton was cancelling: no rule decided it.
-        const how = data["rule"] === "default:turn-cancelled" ? "its turn was being cancelled" : `rule ${text(data["rule"])}`;
-        this.#line(s("dim", `    permission: ${text(data["decision"])} (${how})`));
+      case "permission.resolved":
+        this.#line(s("dim", `    ${permissionResolvedLine(data)}`));
         return;
-      }
       case "turn.started": {
         const line = turnStartedLine(data);
         if (line !== undefined) this.#line(s("dim", `  ${line}`));
@@ -156,6 +155,9 @@ export class ProgressRenderer {
       case "repeat.detected":
         this.#line(s("yellow", `  ${repeatLine(data)}`));
         return;
+      case "worker.lost":
+        this.#line(s("red", `  ✗ worker lost: ${text(data["previous_owner"])} (epoch ${num(data["epoch"]) ?? "?"}, after seq ${num(data["last_seq"]) ?? "?"}); taken over by ${text(data["owner"])}`));
+        return;
       case "log":
         // Info logs are for the record; a warning or an error is for the person watching.
         if (data["level"] === "warn" || data["level"] === "error") this.#line(s(data["level"] === "warn" ? "yellow" : "red", `  ⚠ ${text(data["message"])}`));
@@ -166,7 +168,7 @@ export class ProgressRenderer {
         this.#summary(event);
         return;
       default:
-        for (const [tone, line] of workflowEventLines(event, this.#run ?? text(event.run)) ?? []) this.#line(tone === undefined ? line : s(tone, line));
+        for (const [tone, line] of workflowEventLines(event, this.#run ?? text(event.run)) ?? peopleEventLines(event, this.#run ?? text(event.run)) ?? deliveryEventLines(event) ?? []) this.#line(tone === undefined ? line : s(tone, line));
         return;
     }
   }

@@ -3,13 +3,13 @@ import { Writable } from "node:stream";
 import { test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
 import type { Envelope } from "@baton/protocol";
-import type { StageScope } from "@baton/protocol/core";
+import { definedFields, type StageScope } from "@baton/protocol/core";
 import { SAMPLE_AT, SAMPLE_DATA, SAMPLE_RUN_ID } from "@baton/protocol/testing";
 import { ProgressRenderer } from "./progress.ts";
 
 let seq = 0;
 const ev = (type: string, data: Record<string, unknown>, stage?: StageScope): Envelope =>
-  ({ v: 1, run: SAMPLE_RUN_ID, seq: (seq += 1), at: SAMPLE_AT, type, ...(stage === undefined ? {} : { stage }), data }) as Envelope;
+  definedFields({ v: 1, run: SAMPLE_RUN_ID, seq: (seq += 1), at: SAMPLE_AT, type, stage, data }) as Envelope;
 const sample = (type: keyof typeof SAMPLE_DATA, stage?: StageScope, change: Record<string, unknown> = {}) => ev(type, { ...SAMPLE_DATA[type], ...change }, stage);
 
 /** What the live view writes for `events`, raw (colours included) and as lines without colours. */

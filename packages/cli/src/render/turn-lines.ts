@@ -2,6 +2,7 @@ import { type Data, num, text } from "./event-data.ts";
 
 /** Why a prompt other than the task was sent, by `turn.started.reason`. */
 const REASON_WORDS: Record<string, string> = {
+  fix: "a fix prompt: validation failed",
   resend: "the turn sent again",
   notice: "a notice to the agent",
   handback: "the hand-back prompt",

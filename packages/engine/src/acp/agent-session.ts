@@ -1,31 +1,47 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { Usage } from "@baton/protocol";
-import { permissionQuestion } from "../permissions/permission-question.ts";
-import { chooseOption, decidePermission, type PermissionRule } from "../permissions/policy.ts";
+import type { PermissionAsker } from "../permissions/permission-asker.ts";
+import { PermissionDesk } from "../permissions/permission-desk.ts";
+import type { QuestionAsker } from "../questions/question-asker.ts";
+import { QUESTION_CANCELLED_RULE, QUESTION_WITHDRAWN_RULE, QuestionDesk, type QuestionEnd } from "../questions/question-desk.ts";
+import type { PermissionRule } from "../permissions/policy.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
 import { StreamRedactor, type Redactor } from "../redaction/redactor.ts";
 import { chooseAgentIsolation, isolatedCommand, notIsolatedLog, type AgentIsolationMode } from "../isolation/user-namespace.ts";
 import { AgentProcess, type AgentCommand } from "./agent-process.ts";
-import { AcpEventMapper, type EventSink, type FinishedToolCall, type ToolOutputTrace } from "./event-mapper.ts";
+import { sandboxedCommand, type AgentSandbox, type ProxyRelay } from "../sandbox/prepare-sandbox.ts";
+import { sandboxedSetup } from "../sandbox/codex-in-sandbox.ts";
+import { AcpEventMapper, CANCELLED_TURN_RULE, type EventSink, type FinishedToolCall, type ToolOutputTrace } from "./event-mapper.ts";
 import { LiveSession } from "./live-session.ts";
 import { asObject } from "./json-access.ts";
 import { setUpSession } from "./session-setup.ts";
+import { mcpServersFor } from "./mcp-servers.ts";
 import { tapStreams } from "./tap.ts";
 import { AcpTranscript } from "./transcript.ts";
 import { errorText } from "./error-text.ts";
 import { isBatonError } from "../errors.ts";
+import { definedFields } from "@baton/protocol/core";
 
 export type SessionOptions = {
   agentName: string;
   command: AgentCommand;
   /** Whether the agent gets a user namespace of its own, out of reach of Baton's process (the default). */
   isolation?: AgentIsolationMode;
+  /** `[sandbox] kind = "bwrap"`: the agent runs in a sandbox of its own, reaching the proxy through `relay`. */
+  sandbox?: { sandbox: AgentSandbox; relay?: (() => Promise<ProxyRelay>) | undefined } | undefined;
   sink: EventSink;
   redactor: Redactor;
   transcriptPath: string;
   rules: readonly PermissionRule[];
   /** False turns off the built-in permission rules (no git push, no edits outside the workspace). */
   builtinRules?: boolean;
+  /** Where questions of `ask` rules wait for a person; none: they are denied. */
+  asker?: PermissionAsker | undefined;
+  /**
+   * Where the agent's questions (ACP form elicitation) wait for a person. With one, Baton tells
+   * the agent it takes form questions; none: it does not, and any question is declined.
+   */
+  questions?: QuestionAsker | undefined;
   /** Where complete tool outputs go; none: previews only. */
   trace?: ToolOutputTrace;
   /** After `session/cancel`, how long the agent gets to end its turn before it is signalled. */
@@ -68,8 +84,6 @@ const EXIT_GRACE_MS = 2_000;
  */
 const SERVES_CLIENT_FS = false;
 
-/** What `permission.resolved.rule` says when a request came in a turn Baton had cancelled. */
-export const CANCELLED_TURN_RULE = "default:turn-cancelled";
 
 /**
  * Runs one agent over ACP for one task: start it in its own process group, `initialize`,
@@ -78,19 +92,22 @@ export const CANCELLED_TURN_RULE = "default:turn-cancelled";
  * agent's failure (that is an outcome), only for Baton's own.
  */
 export async function runAgentSession(options: SessionOptions): Promise<SessionOutcome> {
+  // In Baton's sandbox, an agent that sandboxes itself is told not to (see codex-in-sandbox.ts).
+  if (options.sandbox !== undefined) options = definedFields({ ...options, setup: sandboxedSetup(options.agentName, options.command.command, options.setup) });
   const { sink, redactor } = options;
-  const isolation = await chooseAgentIsolation(options.isolation ?? "user_namespace", options.command.env["PATH"]);
-  if (isolation.kind === "none") sink.append("log", notIsolatedLog(isolation));
-  const agent = await AgentProcess.start(isolatedCommand(options.command, isolation));
+  const agent = await AgentProcess.start(await agentCommand(options));
+  // The session's cwd is the workspace root: edits must stay below it.
+  const desk = new PermissionDesk({ rules: options.rules, builtinRules: options.builtinRules !== false, root: options.command.cwd, asker: options.asker });
+  const questions = new QuestionDesk({ sink, asker: options.questions, redact: (text) => redactor.redactText(text) });
   const transcript = new AcpTranscript(options.transcriptPath, redactor, options.now);
   const mapper = new AcpEventMapper({
     sink,
     cwd: options.command.cwd,
     now: () => options.now().getTime(),
     newStreamRedactor: () => new StreamRedactor(redactor),
+    describePermission: (toolCall) => desk.describe(toolCall),
     redactText: (text) => redactor.redactText(text),
-    ...(options.trace === undefined ? {} : { trace: options.trace }),
-    ...(options.onToolFinished === undefined ? {} : { onToolFinished: options.onToolFinished }),
+    ...definedFields({ trace: options.trace, onToolFinished: options.onToolFinished }),
   });
   let lastActivity = performance.now();
   const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => {
@@ -107,18 +124,29 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
   let live: LiveSession | undefined;
   const app = acp
     .client({ name: "baton" })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
       const toolCall = params.toolCall;
-      if (live?.cancelling === true) {
+      if (live === undefined || live.cancelling) {
         mapper.decisions.set(toolCall.toolCallId, { rule: CANCELLED_TURN_RULE, by: "policy" });
         return { outcome: { outcome: "cancelled" } };
       }
-      // The session's cwd is the workspace root: edits must stay below it.
-      const root = options.command.cwd;
-      const decision = decidePermission(options.rules, permissionQuestion(toolCall, root), { root, builtinRules: options.builtinRules !== false });
-      mapper.decisions.set(toolCall.toolCallId, { rule: decision.rule, by: "policy" });
-      const optionId = chooseOption(params.options, decision.action);
-      return optionId === undefined ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
+      // A question for a person ends with the turn's cancel (ACP: answered `cancelled`).
+      const { optionId, decision } = await desk.answer(toolCall, params.options, live.whenCancelling());
+      mapper.decisions.set(toolCall.toolCallId, live.cancelling && decision.by === "policy" ? { rule: CANCELLED_TURN_RULE, by: "policy" } : decision);
+      return optionId === undefined || live.cancelling ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId } };
+    })
+    // A question for a person ends with the turn's cancel, or when the agent withdraws it
+    // (`$/cancel_request`, which the SDK turns into the request's signal; so does the session's end).
+    .onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {
+      const session = ("sessionId" in params && typeof params.sessionId === "string" ? params.sessionId : undefined) ?? sessionId ?? "";
+      if (live?.cancelling === true) return questions.answer(session, params, "now");
+      const withdrawn = new Promise<QuestionEnd>((resolve) => {
+        const end = () => resolve({ rule: QUESTION_WITHDRAWN_RULE, reason: "the agent withdrew the question, or its session ended" });
+        if (signal.aborted) end();
+        else signal.addEventListener("abort", end, { once: true });
+      });
+      const turnCancelled = live === undefined ? new Promise<never>(() => {}) : live.whenCancelling().then((): QuestionEnd => ({ rule: QUESTION_CANCELLED_RULE, reason: "the turn was cancelled" }));
+      return questions.answer(session, params, Promise.race([withdrawn, turnCancelled]));
     })
     // Updates are mapped from the tap, in wire order; the SDK never sees them (see below).
     .onNotification(acp.methods.client.session.update, () => {});
@@ -140,12 +168,12 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     ...end,
     usage: mapper.usage,
     turns: mapper.turns,
-    ...(sessionId === undefined ? {} : { session: sessionId }),
+    ...definedFields({ session: sessionId }),
   });
 
   let result: SessionOutcome;
   try {
-    const setup = await Promise.race([settle(startSession(ctx, options)), exitedEarly, aborted]);
+    const setup = await Promise.race([settle(startSession(ctx, options, questions.takesForms)), exitedEarly, aborted]);
     if (setup.kind === "aborted") {
       result = outcome({ kind: "cancelled" });
     } else if (setup.kind === "exited") {
@@ -163,12 +191,15 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
       sessionId = setup.value.sessionId;
       mapper.session = sessionId;
       sink.append("agent.started", { session: sessionId, agent: options.agentName, ...info });
+      for (const skipped of (info["mcp_servers_skipped"] ?? []) as Array<{ name: string; why: string }>) {
+        sink.append("log", { level: "warn", code: "mcp_server_skipped", message: `MCP server "${skipped.name}" was not given to the agent: ${skipped.why}` });
+      }
       live = new LiveSession({
         id: sessionId,
         ctx,
         agent,
         mapper,
-        ...(options.setup === undefined ? {} : { setup: options.setup }),
+        ...definedFields({ setup: options.setup }),
         ...(typeof info["model"] === "string" ? { model: info["model"] } : {}),
         lastActivity: () => lastActivity,
       });
@@ -182,6 +213,8 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     result = outcome({ kind: "failed", error: failed });
   } finally {
     connection.close();
+    // Closing the connection ends the questions still waiting: their ends are recorded first.
+    await questions.settled();
   }
   const exit = await agent.stop(result.kind === "cancelled" ? options.cancelGraceMs : EXIT_GRACE_MS);
   const transcriptError = await transcript.close();
@@ -196,21 +229,43 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
   return result;
 }
 
+/**
+ * The agent's command as it is started: in its sandbox (which has a user namespace of its own),
+ * else in a user namespace of its own where the machine allows one, else as it is (logged).
+ */
+async function agentCommand(options: SessionOptions): Promise<AgentCommand> {
+  if (options.sandbox !== undefined) {
+    const { sandbox, relay } = options.sandbox;
+    const command = await sandboxedCommand(options.command, options.agentName, sandbox, relay === undefined ? undefined : await relay());
+    options.sink.append("log", { level: "info", code: "agent_sandboxed", message: `the agent runs in a bubblewrap sandbox: only its worktree and its home are writable, and it has no network${relay === undefined ? "" : " but Baton's inference proxy"}` });
+    return command;
+  }
+  const isolation = await chooseAgentIsolation(options.isolation ?? "user_namespace", options.command.env["PATH"]);
+  if (isolation.kind === "none") options.sink.append("log", notIsolatedLog(isolation));
+  return isolatedCommand(options.command, isolation);
+}
+
 /** What a session fails with when Baton itself throws: a `BatonError`'s code and line, else `internal`. */
 export function sessionFailure(error: unknown): { code: string; message: string } {
   if (isBatonError(error)) return { code: error.code, message: error.toLine() };
   return { code: "internal", message: `Baton failed while running the agent: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-async function startSession(ctx: acp.ClientContext, options: SessionOptions) {
+async function startSession(ctx: acp.ClientContext, options: SessionOptions, takesForms: boolean) {
   const clientFs = SERVES_CLIENT_FS && (options.setup?.clientFs ?? true);
+  const clientCapabilities: acp.ClientCapabilities = { fs: { readTextFile: clientFs, writeTextFile: clientFs }, terminal: false };
+  // Form questions only where a person can answer them; never URL ones (nobody to open the page).
+  if (takesForms) clientCapabilities.elicitation = { form: {} };
   const init = await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: clientFs, writeTextFile: clientFs }, terminal: false },
+    clientCapabilities,
     clientInfo: { name: "baton", version: options.clientVersion },
   });
-  const created = await ctx.request(acp.methods.agent.session.new, { cwd: options.command.cwd, mcpServers: [] });
+  const mcp = mcpServersFor(options.setup?.mcpServers ?? [], init.agentCapabilities);
+  const created = await ctx.request(acp.methods.agent.session.new, { cwd: options.command.cwd, mcpServers: mcp.passed });
   const info: Record<string, unknown> = { protocol_version: init.protocolVersion };
+  if (mcp.passed.length > 0) info["mcp_servers"] = mcp.passed.map((server) => server.name);
+  if (mcp.skipped.length > 0) info["mcp_servers_skipped"] = mcp.skipped;
   if (init.agentInfo?.version) info["agent_version"] = init.agentInfo.version;
   if (init.agentCapabilities) info["capabilities"] = init.agentCapabilities;
   const { model, failure } = await setUpSession(ctx, created.sessionId, created, options.setup);

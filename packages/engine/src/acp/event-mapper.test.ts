@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Redactor, StreamRedactor } from "../redaction/redactor.ts";
-import { AcpEventMapper } from "./event-mapper.ts";
+import { AcpEventMapper, CANCELLED_TURN_RULE } from "./event-mapper.ts";
 
 type Recorded = { type: string; data: Record<string, unknown>; ephemeral: boolean };
 
 function setup(secrets: string[] = []) {
   const events: Recorded[] = [];
   const traced: Array<{ call: string; output: string }> = [];
+  const claims: string[] = [];
   let clock = 1000;
   const redactor = new Redactor(secrets);
   const mapper = new AcpEventMapper({
@@ -16,6 +17,8 @@ function setup(secrets: string[] = []) {
         traced.push({ call, output });
         return { file: `outputs/${call}.txt` };
       },
+      reserve: (call) => claims.push(`reserve ${call}`),
+      release: (call) => claims.push(`release ${call}`),
     },
     redactText: (text) => redactor.redactText(text),
     sink: {
@@ -29,7 +32,7 @@ function setup(secrets: string[] = []) {
   mapper.session = "ses_1";
   const update = (u: Record<string, unknown>) => mapper.onMessage("recv", { jsonrpc: "2.0", method: "session/update", params: { sessionId: "ses_1", update: u } });
   const chunk = (text: string, kind = "agent_message_chunk") => update({ sessionUpdate: kind, content: { type: "text", text } });
-  return { events, traced, mapper, update, chunk, durable: () => events.filter((e) => !e.ephemeral) };
+  return { events, traced, claims, mapper, update, chunk, durable: () => events.filter((e) => !e.ephemeral) };
 }
 
 test("chunks stream as ephemeral deltas and join into one durable message at the turn's end", () => {
@@ -128,6 +131,30 @@ test("closing while a tool call and a turn are open ends both, so every start ha
   assert.deepEqual(durable()[4]?.data["error"], { code: "agent_exited", message: "gone" });
 });
 
+test("a turn that ends cancelled before Baton's answer to its permission question is on the wire: the question ends cancelled first, once", () => {
+  const { mapper, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 2, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  const ask = { sessionId: "ses_1", toolCall: { toolCallId: "t9", kind: "execute" }, options: [{ optionId: "ok", kind: "allow_once", name: "Allow" }] };
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 7, method: "session/request_permission", params: ask });
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 2, result: { stopReason: "cancelled" } });
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "cancelled" } } });
+  assert.deepEqual(durable().map((e) => e.type), ["turn.started", "permission.requested", "permission.resolved", "turn.completed"]);
+  assert.deepEqual(durable()[2]?.data, { session: "ses_1", call: "t9", decision: "cancelled", by: "policy", rule: CANCELLED_TURN_RULE });
+  assert.equal(durable()[3]?.data["stop_reason"], "cancelled");
+});
+
+test("a turn that ends otherwise leaves its open permission question to its answer", () => {
+  const { mapper, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 2, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 7, method: "session/request_permission", params: { sessionId: "ses_1", toolCall: { toolCallId: "t9", kind: "execute" }, options: [] } });
+  mapper.onMessage("recv", { jsonrpc: "2.0", id: 2, result: { stopReason: "end_turn" } });
+  mapper.decisions.set("t9", { rule: "default", by: "policy" });
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "cancelled" } } });
+  assert.deepEqual(durable().map((e) => e.type), ["turn.started", "permission.requested", "turn.completed", "permission.resolved"]);
+});
+
 test("an error answer to the prompt ends the turn with stop reason error", () => {
   const { mapper, durable } = setup();
   mapper.onMessage("send", { jsonrpc: "2.0", id: 2, method: "session/prompt", params: {} });
@@ -177,10 +204,32 @@ test("a call without output has no trace file", () => {
 });
 
 test("a diff's output is a unified diff from oldText and newText", () => {
-  const { update, traced } = setup();
+  const { update, traced, durable } = setup();
   update({ sessionUpdate: "tool_call", toolCallId: "w", kind: "edit" });
   update({ sessionUpdate: "tool_call_update", toolCallId: "w", status: "completed", content: [{ type: "diff", path: "/repo/a.txt", oldText: "1\n2\n3\n", newText: "1\ntwo\n3\n" }] });
-  assert.equal(traced[0]?.output, "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3");
+  // Shorter than a preview: the event holds all of it.
+  assert.equal(durable().find((e) => e.type === "tool.completed")?.data["preview"], "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3");
+  assert.deepEqual(traced, []);
+});
+
+test("an output its preview holds whole gets no trace file: the event has it all (output_chars is the preview's length)", () => {
+  const { update, durable, traced } = setup(["sk-live-0123456789"]);
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "execute" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: "x".repeat(200) } }] });
+  // One character more than a preview holds: the file has the whole of it.
+  update({ sessionUpdate: "tool_call", toolCallId: "t2", kind: "execute" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed", content: [{ type: "content", content: { type: "text", text: "y".repeat(201) } }] });
+  // Redaction that changes the length: the preview no longer matches output_chars, so the file is written.
+  update({ sessionUpdate: "tool_call", toolCallId: "t3", kind: "execute" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t3", status: "completed", content: [{ type: "content", content: { type: "text", text: "key=sk-live-0123456789" } }] });
+  const completed = durable().filter((e) => e.type === "tool.completed").map((e) => e.data);
+  assert.deepEqual(traced.map((t) => t.call), ["t2", "t3"]);
+  assert.equal(completed[0]?.["output_file"], undefined);
+  assert.equal(completed[0]?.["preview"], "x".repeat(200));
+  assert.equal(completed[0]?.["output_chars"], 200);
+  assert.equal(completed[1]?.["output_file"], "outputs/t2.txt");
+  assert.equal(completed[2]?.["output_file"], "outputs/t3.txt");
+  assert.equal(completed[2]?.["preview"], "key=[REDACTED]");
 });
 
 test("file.changed: from diffs and from edit, delete and move locations; once per path and change per turn; none for a failed call", () => {
@@ -204,4 +253,78 @@ test("file.changed: from diffs and from edit, delete and move locations; once pe
   call("w5", "edit", ["/repo/b.txt"]);
   assert.equal(changes().at(-1), "modified b.txt", "a new turn reports the path again");
   assert.equal(changes().length, 7);
+});
+
+test("a context reading below half of the last is logged as an inferred agent.compacted, after its usage.updated", () => {
+  const { mapper, update, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 1, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  update({ sessionUpdate: "usage_update", used: 150_000, size: 200_000 });
+  update({ sessionUpdate: "usage_update", used: 140_000, size: 200_000 });
+  update({ sessionUpdate: "usage_update", used: 30_000, size: 200_000 });
+  const types = durable().map((e) => e.type);
+  assert.deepEqual(types.slice(-4), ["usage.updated", "usage.updated", "usage.updated", "agent.compacted"]);
+  assert.deepEqual(durable().at(-1)?.data, { session: "ses_1", turn: 1, inferred: true, context_before: 140_000, context_after: 30_000 });
+});
+
+test("a compaction the agent reports (a tool call titled Compacting context, then Context compacted) is logged as it says, not inferred again from the drop", () => {
+  const { mapper, update, durable } = setup();
+  mapper.onMessage("send", { jsonrpc: "2.0", id: 1, method: "session/prompt", params: {} });
+  mapper.beginTurn("task");
+  update({ sessionUpdate: "usage_update", used: 150_000, size: 200_000 });
+  update({ sessionUpdate: "tool_call", toolCallId: "k1", kind: "other", title: "Compacting context", status: "in_progress" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "k1", title: "Context compacted", status: "completed" });
+  update({ sessionUpdate: "usage_update", used: 20_000, size: 200_000 });
+  const compactions = durable().filter((e) => e.type === "agent.compacted");
+  assert.deepEqual(compactions.map((e) => e.data), [{ session: "ses_1", turn: 1, inferred: false, context_before: 150_000 }]);
+  const types = durable().map((e) => e.type);
+  assert.equal(types.indexOf("agent.compacted"), types.indexOf("tool.completed") + 1, "right after the call that reported it");
+  // A call of another title, or one that failed, reports no compaction.
+  update({ sessionUpdate: "tool_call", toolCallId: "k2", kind: "other", title: "Compacting context", status: "in_progress" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "k2", status: "failed" });
+  update({ sessionUpdate: "tool_call", toolCallId: "k3", kind: "read", title: "Read compacting-context.md", status: "completed" });
+  assert.equal(durable().filter((e) => e.type === "agent.compacted").length, 1);
+});
+
+test("a subagent's tool call names the call that started it as parent_call, where the agent says so", () => {
+  const { update, durable } = setup();
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "think", title: "Task" });
+  update({ sessionUpdate: "tool_call", toolCallId: "t2", kind: "search", title: "grep", _meta: { claudeCode: { toolName: "Grep", parentToolUseId: "t1" } } });
+  const started = durable().filter((e) => e.type === "tool.started").map((e) => e.data["parent_call"]);
+  assert.deepEqual(started, [undefined, "t1"]);
+});
+
+test("a call's trace file is claimed while it runs, and given up when it ends without output, with an output its preview holds, or never ends", () => {
+  const { mapper, update, claims, traced } = setup();
+  const long = (text: string) => [{ type: "content", content: { type: "text", text: text.repeat(300) } }];
+  mapper.beginTurn("task");
+  update({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "execute", status: "pending", rawInput: { command: "ls" } });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: long("a") });
+  update({ sessionUpdate: "tool_call", toolCallId: "t2", kind: "execute", status: "pending" });
+  update({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" });
+  // A call that starts and ends in one update has nothing to claim ahead.
+  update({ sessionUpdate: "tool_call", toolCallId: "t3", kind: "read", status: "completed", content: long("b") });
+  update({ sessionUpdate: "tool_call", toolCallId: "t4", kind: "execute", status: "in_progress" });
+  mapper.closeOpen("cancelled");
+  assert.deepEqual(claims, ["reserve t1", "reserve t1", "reserve t2", "release t2", "reserve t4", "release t4"]);
+  assert.deepEqual(traced.map((t) => t.call), ["t1", "t3"]);
+});
+
+test("a call is claimed a file ahead only while the last call of its kind needed one", () => {
+  const { update, claims, traced } = setup();
+  const call = (id: string, kind: string, text: string) => {
+    update({ sessionUpdate: "tool_call", toolCallId: id, kind, status: "pending" });
+    update({ sessionUpdate: "tool_call_update", toolCallId: id, status: "completed", content: [{ type: "content", content: { type: "text", text } }] });
+  };
+  call("e1", "edit", "short diff");
+  call("e2", "edit", "short again");
+  call("r1", "read", "z".repeat(500));
+  call("e3", "edit", "d".repeat(500));
+  call("e4", "edit", "short");
+  // The first edit is claimed (none has finished yet) and its short output gives the claim up; the
+  // next is not claimed; a read is, on its own; the long edit e3 is written without a claim, and
+  // makes the edit after it claimed again.
+  assert.deepEqual(claims, ["reserve e1", "release e1", "reserve r1", "reserve e4", "release e4"]);
+  assert.deepEqual(traced.map((t) => t.call), ["r1", "e3"]);
 });

@@ -4,9 +4,15 @@ import type { AgentProcess } from "./agent-process.ts";
 import type { AcpEventMapper } from "./event-mapper.ts";
 import { switchModel } from "./session-setup.ts";
 import { errorText } from "./error-text.ts";
+import { definedFields } from "@baton/protocol/core";
 
 /** Why a prompt is sent: the protocol's `turn.started.reason`. */
-export type TurnReason = "task" | "handback" | "reminder" | "resend";
+export type TurnReason = "task" | "fix" | "handback" | "reminder" | "resend" | "steer";
+
+/** Turns that do the task's work (the task, a validation fix, a resend, a person's steer): watched for stalls and notices. */
+export function isWorkTurn(reason: TurnReason): boolean {
+  return reason === "task" || reason === "fix" || reason === "resend" || reason === "steer";
+}
 
 /** How one prompt turn ended. */
 export type TurnEnd =
@@ -34,6 +40,8 @@ export class LiveSession {
   #model: string | undefined;
   /** From `session/cancel` until the next prompt: the running turn is being cancelled. */
   #cancelling = false;
+  /** Told when the running turn is cancelled: questions waiting for a person end with it. */
+  readonly #onCancelling = new Set<() => void>();
 
   constructor(options: {
     id: string;
@@ -77,6 +85,18 @@ export class LiveSession {
     return this.#cancelling;
   }
 
+  /** Settles when Baton cancels the running turn (at once if it is being cancelled). */
+  whenCancelling(): Promise<void> {
+    if (this.#cancelling) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#onCancelling.delete(done);
+        resolve();
+      };
+      this.#onCancelling.add(done);
+    });
+  }
+
   /** What the agent said in the current (or last) turn. */
   get turnWords(): string {
     return this.#mapper.turnWords;
@@ -91,7 +111,7 @@ export class LiveSession {
     const done = Promise.race([request.then((value) => ({ ok: value }), (error: unknown) => ({ error })), exited]).then(async (settled): Promise<TurnEnd> => {
       if (settled !== "exited" && "ok" in settled) return { kind: "completed", stopReason: settled.ok.stopReason };
       if (settled !== "exited" && settled.error instanceof acp.RequestError) {
-        return { kind: "error", error: { code: settled.error.code, message: settled.error.message, ...(settled.error.data === undefined ? {} : { data: settled.error.data }) } };
+        return { kind: "error", error: { code: settled.error.code, message: settled.error.message, ...definedFields({ data: settled.error.data }) } };
       }
       // The connection broke: the agent is exiting (give it a moment to be seen gone).
       await Promise.race([this.agent.exited, delay(500)]);
@@ -106,9 +126,10 @@ export class LiveSession {
    * Tells the agent something while a turn runs, in a prompt of its own (`turn.started` reason
    * `notice`). Only for agents whose entry says they take one; its answer is not waited for.
    */
-  notice(text: string): void {
-    this.#mapper.beginTurn("notice");
+  notice(text: string): number {
+    const number = this.#mapper.beginTurn("notice");
     this.#ctx.request(acp.methods.agent.session.prompt, { sessionId: this.id, prompt: [{ type: "text", text }] }).catch(() => {});
+    return number;
   }
 
   /** Asks the agent to end the running turn (`session/cancel`). */
@@ -116,6 +137,7 @@ export class LiveSession {
     // Before the notification is on its way: a permission request that arrives meanwhile is
     // for the turn being cancelled.
     this.#cancelling = true;
+    for (const listener of [...this.#onCancelling]) listener();
     await this.#ctx.notify(acp.methods.agent.session.cancel, { sessionId: this.id }).catch(() => {});
   }
 

@@ -3,6 +3,7 @@ import type { SessionSetup } from "../agents/agent-launch.ts";
 import { reportedModel, sameModel } from "../agents/reported-model.ts";
 import { asArray, asObject, asString } from "./json-access.ts";
 import { errorText } from "./error-text.ts";
+import { definedFields } from "@baton/protocol/core";
 
 /** What setting up a session gave: the model the agent reports, or why the run cannot go on. */
 export type SetupOutcome = { model?: string; failure?: { code: string; message: string } };
@@ -20,7 +21,7 @@ export async function setUpSession(ctx: acp.ClientContext, sessionId: string, cr
   }
   const initial = reportedModel(created, setup?.modelChoice.via === "config_option" ? setup.modelChoice.id : undefined);
   const asked = setup?.model;
-  if (setup === undefined || asked === undefined) return initial === undefined ? {} : { model: initial };
+  if (setup === undefined || asked === undefined) return definedFields({ model: initial });
 
   let reported = initial;
   const choice = setup.modelChoice;
@@ -75,7 +76,7 @@ function selectValues(option: Record<string, unknown> | undefined): string[] {
 }
 
 function modelField(model: string | undefined): { model?: string } {
-  return model === undefined ? {} : { model };
+  return definedFields({ model });
 }
 
 

@@ -1,4 +1,4 @@
-import { LineSplitter } from "@baton/protocol";
+import { LineSplitter } from "@baton/protocol/core";
 
 export type Direction = "recv" | "send";
 

@@ -1,5 +1,6 @@
 import { unifiedDiff } from "../trace/unified-diff.ts";
 import { asArray, asInt, asObject, asString } from "./json-access.ts";
+import { definedFields } from "@baton/protocol/core";
 
 /** Characters of tool output carried in an event; the rest belongs to the trace store. */
 export const PREVIEW_CHARS = 200;
@@ -45,7 +46,7 @@ export function summarizeToolContent(
   // Terminal output the content does not already hold (agents often report it in both).
   if (rawText !== undefined && rawText !== "" && !parts.includes(rawText)) parts.push(rawText);
   const exitCode = asInt(raw?.["exit_code"] ?? raw?.["exitCode"] ?? raw?.["code"]);
-  return { text: parts.join("\n"), files, ...(exitCode === undefined ? {} : { exitCode }) };
+  return { text: parts.join("\n"), files, ...definedFields({ exitCode }) };
 }
 
 function joinDefined(...texts: Array<string | undefined>): string | undefined {

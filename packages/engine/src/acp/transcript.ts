@@ -16,9 +16,20 @@ export type TranscriptRecord = {
   raw?: string;
 };
 
+/** Records gathered before they are written: one write for many records, the way group commit does for events. */
+const FLUSH_BYTES = 64 * 1024;
+/**
+ * How long records gather at most. A tool call's permission round trip is a few records a
+ * millisecond or two apart: written as each stretch of work ends, a run of 1,000 calls made
+ * thousands of small writes; gathered for this long, a few hundred.
+ */
+const FLUSH_AFTER_MS = 25;
+
 /**
  * Appends the ACP transcript of a run. Buffered: it is a trace, not the source of truth, so a
- * failure to write it (a full disk) never fails the run; `close()` reports it.
+ * failure to write it (a full disk) never fails the run; `close()` reports it. Records are
+ * gathered and written together, 25 ms after the first of them or once 64 KiB have gathered,
+ * and when the transcript is closed.
  */
 export class AcpTranscript {
   readonly #path: string;
@@ -29,6 +40,12 @@ export class AcpTranscript {
   #error: Error | undefined;
   /** Bytes of whole records written: where the file is cut back to if a write fails midway. */
   #written: number;
+  /** Records not written yet, and their length in UTF-16 units (a lower bound of their bytes). */
+  #pending: string[] = [];
+  #pendingLength = 0;
+  #flushTimer: NodeJS.Timeout | undefined;
+  #lastStampMs = Number.NaN;
+  #lastStamp = "";
 
   constructor(path: string, redactor: Redactor, now: () => Date) {
     this.#path = path;
@@ -43,21 +60,51 @@ export class AcpTranscript {
   record(dir: Direction, line: string): unknown {
     this.#count += 1;
     const text = this.#redactor.redactText(line);
-    const record: TranscriptRecord = { i: this.#count, at: this.#now().toISOString(), dir };
+    const head = `{"i":${this.#count},"at":"${this.#timestamp()}","dir":"${dir}"`;
     let message: unknown;
+    let record: string;
     try {
       message = JSON.parse(text);
-      record.msg = this.#withoutSecretPieces(message);
+      const kept = this.#withoutSecretPieces(message);
+      // The line is JSON already: kept as it came (one line, the secrets it had replaced), not
+      // serialized again, unless scrubbing pieces of a secret changed it.
+      record = kept === message ? `${head},"msg":${text.trim()}}` : `${head},"msg":${JSON.stringify(kept)}}`;
     } catch {
-      record.raw = text;
+      record = `${head},"raw":${JSON.stringify(text)}}`;
     }
-    if (this.#error === undefined) {
-      const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
-      this.#stream.write(bytes, (error) => {
-        if (!error) this.#written += bytes.byteLength;
-      });
-    }
+    if (this.#error === undefined) this.#add(`${record}\n`);
     return message;
+  }
+
+  /** `now()` as RFC 3339, formatted once per millisecond. */
+  #timestamp(): string {
+    const now = this.#now();
+    const ms = now.getTime();
+    if (ms !== this.#lastStampMs) {
+      this.#lastStampMs = ms;
+      this.#lastStamp = now.toISOString();
+    }
+    return this.#lastStamp;
+  }
+
+  #add(record: string): void {
+    this.#pending.push(record);
+    this.#pendingLength += record.length;
+    if (this.#pendingLength >= FLUSH_BYTES) this.#flush();
+    else this.#flushTimer ??= setTimeout(() => this.#flush(), FLUSH_AFTER_MS);
+  }
+
+  #flush(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#pending.length === 0) return;
+    const bytes = Buffer.from(this.#pending.join(""));
+    this.#pending = [];
+    this.#pendingLength = 0;
+    if (this.#error !== undefined) return;
+    this.#stream.write(bytes, (error) => {
+      if (!error) this.#written += bytes.byteLength;
+    });
   }
 
   /**
@@ -83,6 +130,7 @@ export class AcpTranscript {
    * ends with its last whole record (a disk that filled midway leaves no torn line).
    */
   async close(): Promise<Error | undefined> {
+    this.#flush();
     await new Promise<void>((resolve) => this.#stream.end(() => resolve()));
     if (this.#error === undefined) return undefined;
     try {

@@ -15,6 +15,15 @@ export function toolName(update: JsonObject, kind: string): string {
   return named ?? kind;
 }
 
+/**
+ * The call that started this one, where the agent says so: a subagent's calls name the call
+ * that runs the subagent (Claude Code's `_meta.claudeCode.parentToolUseId`).
+ */
+export function parentCallOf(update: JsonObject): string | undefined {
+  const meta = asObject(update["_meta"]);
+  return asString(asObject(meta?.["claudeCode"])?.["parentToolUseId"]) ?? asString(meta?.["parentToolCallId"]);
+}
+
 export function planEntries(entries: unknown): JsonObject[] {
   return asArray(entries).flatMap((item) => {
     const entry = asObject(item);

@@ -26,7 +26,7 @@ test("the built-ins start as REAL-AGENTS.md measured, and name the npm package t
 
 test("defaults fill what an entry leaves out", () => {
   const entry = agentEntrySchema.parse({ command: "my-agent" });
-  assert.deepEqual(entry, { command: "my-agent", args: [], pass_env: [], env: {}, model: { via: "none" }, no_client_fs: false, version_args: ["--version"], notices: false, reports_cost: false, reports_tokens: true, token_reports: "turn", provider_error_prefixes: [] });
+  assert.deepEqual(entry, { command: "my-agent", args: [], pass_env: [], env: {}, model: { via: "none" }, proxy: { via: "none" }, no_client_fs: false, version_args: ["--version"], notices: false, reports_cost: false, reports_tokens: true, token_reports: "turn", provider_error_prefixes: [] });
   assert.deepEqual(agentEntrySchema.parse({ command: "a", model: { via: "config_option" } }).model, { via: "config_option", id: "model" });
 });
 

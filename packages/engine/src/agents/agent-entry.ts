@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { proxyWiringSchema } from "./proxy-wiring.ts";
 
 /** An environment variable name, or a pattern of them with `*` (`CLAUDE_CODE_*`). */
 const envPattern = z.string().regex(/^[A-Za-z_*][A-Za-z0-9_*]*$/, "must be an environment variable name, optionally with * (like CLAUDE_CODE_*)");
@@ -30,6 +31,8 @@ const entryFields = {
   /** Fixed values, set whatever Baton's environment holds. */
   env: z.record(envName, z.string()),
   model: modelChoiceSchema,
+  /** How it is pointed at Baton's inference proxy (its base URL and run token): see proxy-wiring.ts. */
+  proxy: proxyWiringSchema,
   /** Never advertise the client `fs` capability (Gemini CLI mishandles it). */
   no_client_fs: z.boolean(),
   /** `session/set_mode` to this mode after `session/new` (Claude asks permission in `default`). */
@@ -79,6 +82,7 @@ export const agentEntrySchema = z.strictObject({
   pass_env: entryFields.pass_env.default([]),
   env: entryFields.env.default({}),
   model: entryFields.model.default({ via: "none" }),
+  proxy: entryFields.proxy.default({ via: "none" }),
   no_client_fs: entryFields.no_client_fs.default(false),
   version_args: entryFields.version_args.default(["--version"]),
   notices: entryFields.notices.default(false),
@@ -103,6 +107,7 @@ export const agentConfigSchema = z.strictObject({
   pass_env: entryFields.pass_env.optional(),
   env: entryFields.env.optional(),
   model: entryFields.model.optional(),
+  proxy: entryFields.proxy.optional(),
   no_client_fs: entryFields.no_client_fs.optional(),
   session_mode: entryFields.session_mode,
   version_args: entryFields.version_args.optional(),

@@ -1,5 +1,8 @@
+import { definedFields } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import type { AgentEntry, ModelChoice } from "./agent-entry.ts";
+import type { ProxyWiring } from "./proxy-wiring.ts";
+import type { McpServer } from "../config/mcp-config.ts";
 import { AGENT_PATH_ENV, buildAgentEnv } from "./agent-env.ts";
 import { resolveCommand } from "./resolve-command.ts";
 
@@ -11,6 +14,8 @@ export type SessionSetup = {
   /** Whether the client `fs` capability may be advertised. */
   clientFs: boolean;
   sessionMode?: string;
+  /** `[[mcp.servers]]`: given to the session on `session/new`, as the agent's capabilities allow. */
+  mcpServers?: readonly McpServer[];
 };
 
 /** How to start one agent for one run: its resolved command, its built environment, its session setup. */
@@ -19,6 +24,8 @@ export type AgentLaunch = {
   args: string[];
   env: Record<string, string>;
   session: SessionSetup;
+  /** How it is pointed at the inference proxy, when the run gives it one. */
+  proxy: ProxyWiring;
 };
 
 export type LaunchOptions = {
@@ -29,6 +36,8 @@ export type LaunchOptions = {
   model?: string;
   /** Appended to the entry's `args` (the fake agent's `--script FILE`). */
   extraArgs?: readonly string[];
+  /** `[[mcp.servers]]`, for the session's `session/new`. */
+  mcpServers?: readonly McpServer[];
 };
 
 /**
@@ -50,11 +59,12 @@ export async function prepareAgentLaunch(name: string, entry: AgentEntry, option
     command: resolved.path,
     args: [...entry.args, ...(options.extraArgs ?? [])],
     env,
+    proxy: entry.proxy,
     session: {
-      ...(options.model === undefined ? {} : { model: options.model }),
+      ...definedFields({ model: options.model }),
       modelChoice: entry.model,
       clientFs: !entry.no_client_fs,
-      ...(entry.session_mode === undefined ? {} : { sessionMode: entry.session_mode }),
+      ...definedFields({ sessionMode: entry.session_mode, mcpServers: options.mcpServers?.length ? options.mcpServers : undefined }),
     },
   };
 }
@@ -70,6 +80,25 @@ function notInstalled(name: string, entry: AgentEntry, reason: string): BatonErr
   return new BatonError("agent_not_installed", `agent "${name}" is not installed: ${reason}`, {
     hint: `${install}, or put its folder on ${AGENT_PATH_ENV}`,
   });
+}
+
+/**
+ * How the agent reaches the inference proxy, in words for `baton agents`: the provider route
+ * and the variable that takes the base URL, OpenCode's or Codex's config, `-` when it is not
+ * proxied, `off` when `[proxy] enabled = false`.
+ */
+export function describeProxyWiring(wiring: ProxyWiring, enabled: boolean): string {
+  if (!enabled) return "off";
+  switch (wiring.via) {
+    case "env":
+      return `${wiring.provider} ${wiring.base_url_env}`;
+    case "opencode":
+      return "OPENCODE_CONFIG_CONTENT";
+    case "codex":
+      return "CODEX_CONFIG provider";
+    case "none":
+      return "-";
+  }
 }
 
 /** How the model reaches the agent, in words for `baton agents`. */

@@ -2,7 +2,9 @@ import type { AgentEntry, ModelChoice } from "./agent-entry.ts";
 import { agentEnvFor, envNamesOf } from "./agent-launch.ts";
 import { agentVersion } from "./agent-version.ts";
 import type { AgentRegistry } from "./registry.ts";
+import type { ProxyWiring } from "./proxy-wiring.ts";
 import { resolveCommand } from "./resolve-command.ts";
+import { definedFields } from "@baton/protocol/core";
 
 /** One line of `baton agents`: is the agent installed, which version, and how it would start. */
 export type AgentStatus = {
@@ -20,6 +22,8 @@ export type AgentStatus = {
   /** Variables passed besides the base ones (patterns with `*` as written). */
   env: string[];
   model: ModelChoice;
+  /** How it is pointed at the inference proxy (its entry's `proxy`). */
+  proxy: ProxyWiring;
   session_mode?: string;
   no_client_fs: boolean;
   /** What limits can be enforced for it, and how it is watched (see the entry's fields). */
@@ -44,21 +48,22 @@ async function agentStatus(name: string, entry: AgentEntry, parentEnv: Record<st
   const resolved = await resolveCommand(entry.command, env["PATH"], cwd);
   const status: AgentStatus = {
     name,
-    ...(entry.description === undefined ? {} : { description: entry.description }),
+    ...definedFields({ description: entry.description }),
     installed: resolved.found,
-    ...(entry.package === undefined ? {} : { package: entry.package }),
+    ...definedFields({ package: entry.package }),
     command: [entry.command, ...entry.args],
     env: envNamesOf(entry),
     model: entry.model,
-    ...(entry.session_mode === undefined ? {} : { session_mode: entry.session_mode }),
+    proxy: entry.proxy,
+    ...definedFields({ session_mode: entry.session_mode }),
     no_client_fs: entry.no_client_fs,
     reports_cost: entry.reports_cost,
     reports_tokens: entry.reports_tokens,
     token_reports: entry.token_reports,
     notices: entry.notices,
-    ...(entry.stall_timeout === undefined ? {} : { stall_timeout: entry.stall_timeout }),
+    ...definedFields({ stall_timeout: entry.stall_timeout }),
   };
   if (!resolved.found) return { ...status, reason: resolved.reason };
   const version = await agentVersion(resolved.path, entry.version_args, env, cwd);
-  return { ...status, path: resolved.path, ...(version === undefined ? {} : { version }) };
+  return { ...status, path: resolved.path, ...definedFields({ version }) };
 }

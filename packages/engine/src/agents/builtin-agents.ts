@@ -3,8 +3,9 @@ import type { AgentEntryInput } from "./agent-entry.ts";
 /**
  * The agents Baton knows without configuration, as data checked against the entry schema by a
  * test. How each starts, and which variables it needs, is measured in REAL-AGENTS.md. Fixed
- * `env` values only make an agent behave well unattended (no self-update); everything about
- * providers and keys comes from the user's environment through `pass_env`.
+ * `env` values only make an agent behave well unattended (no self-update). With the inference
+ * proxy on (the default), each reaches its model through it as its `proxy` says, with a run
+ * token and no provider key; with it off, keys come from the user's environment through `pass_env`.
  *
  * The fake agent is not here: it lives in the test kit, which the engine must not import, and
  * the CLI adds it (`fakeAgentEntry` in `@baton/testkit/launch`).
@@ -19,6 +20,7 @@ export const BUILTIN_AGENTS = {
     // Any model id works through the variable, including ones behind ANTHROPIC_BASE_URL that
     // are not in the agent's own model list.
     model: { via: "env", name: "ANTHROPIC_MODEL" },
+    proxy: { via: "env", provider: "anthropic", base_url_env: "ANTHROPIC_BASE_URL", key_env: "ANTHROPIC_API_KEY" },
     // Its default mode decides permissions itself; in `default` it asks, and Baton's rules answer.
     session_mode: "default",
     // A provider failure fails the prompt (-32603 "Internal error: API Error: …", or -32000
@@ -40,6 +42,9 @@ export const BUILTIN_AGENTS = {
     env: { OPENCODE_DISABLE_AUTOUPDATE: "1" },
     // Model ids are provider/model, as in OpenCode's own config.
     model: { via: "session_model" },
+    // Its built-in anthropic, openai and google providers, and configured providers of those
+    // APIs' packages, get the proxy's base URL and the token in OPENCODE_CONFIG_CONTENT.
+    proxy: { via: "opencode" },
     // A provider failure fails the prompt (-32603 "Internal error: <the provider's message>"),
     // after its own retries; it never ends such a turn as done.
     provider_error_prefixes: [],
@@ -56,6 +61,8 @@ export const BUILTIN_AGENTS = {
     // add it with `pass_env` in [agents.codex].
     pass_env: ["CODEX_HOME", "OPENAI_API_KEY", "NO_BROWSER"],
     model: { via: "config_option", id: "model" },
+    // A model provider of Baton's (Responses API at the proxy) in CODEX_CONFIG, chosen for its sessions.
+    proxy: { via: "codex" },
     // Its default mode ("agent") has its own model review escalations; in "workspace-write" it
     // asks the client, and Baton's rules answer.
     session_mode: "workspace-write",
@@ -82,6 +89,8 @@ export const BUILTIN_AGENTS = {
     // Without it the CLI re-launches itself in a child process with more memory.
     env: { GEMINI_CLI_NO_RELAUNCH: "1" },
     model: { via: "env", name: "GEMINI_MODEL" },
+    // Through the proxy, Baton counts its tokens and cost though it reports neither.
+    proxy: { via: "env", provider: "gemini", base_url_env: "GOOGLE_GEMINI_BASE_URL", key_env: "GEMINI_API_KEY" },
     // Its file-exists check mishandles a JSON-RPC error from the client's fs, and writes fail.
     no_client_fs: true,
     // It fails the prompt with the provider's HTTP status as the JSON-RPC code and the provider's

@@ -4,5 +4,5 @@
  */
 export { buildRegistry, findAgent, type AgentRegistry } from "./registry.ts";
 export { BUILTIN_AGENTS } from "./builtin-agents.ts";
-export { prepareAgentLaunch, describeModelChoice, envNamesOf, type AgentLaunch, type SessionSetup } from "./agent-launch.ts";
+export { prepareAgentLaunch, describeModelChoice, describeProxyWiring, envNamesOf, type AgentLaunch, type SessionSetup } from "./agent-launch.ts";
 export type { AgentEntry, AgentEntryInput, AgentConfig, ModelChoice } from "./agent-entry.ts";

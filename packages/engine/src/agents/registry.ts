@@ -36,7 +36,8 @@ export function mergeEntry(base: AgentEntryInput, config: AgentConfig): AgentEnt
 }
 
 function parseEntry(name: string, entry: unknown): AgentEntry {
-  const parsed = agentEntrySchema.safeParse(entry);
+  // A few entries, once per process: building zod's compiled fast path (its jit) costs more than it saves.
+  const parsed = agentEntrySchema.safeParse(entry, { jitless: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = ["agents", name, ...(issue?.path.map(String) ?? [])].join(".");

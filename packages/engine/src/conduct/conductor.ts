@@ -2,15 +2,21 @@ import type { Envelope, RunState } from "@baton/protocol";
 import { definedFields } from "@baton/protocol/core";
 import type { SessionEnd } from "../acp/agent-session.ts";
 import type { FinishedToolCall } from "../acp/event-mapper.ts";
-import type { ActiveTurn, LiveSession, TurnEnd, TurnReason } from "../acp/live-session.ts";
+import { isWorkTurn, type ActiveTurn, type LiveSession, type TurnEnd, type TurnReason } from "../acp/live-session.ts";
 import { formatDuration } from "../config/duration.ts";
-import { classifyTurnFailure, providerFailureInWords, type ProviderClassification, type ProviderErrorClass, type ProviderRules } from "../provider/classify.ts";
+import type { InputQueue } from "../input/input-queue.ts";
+import { classifyTurnFailure, providerFailureInWords, type ProviderRules } from "../provider/classify.ts";
+import { InputDelivery } from "./input-delivery.ts";
+import { Interrupts, type Interrupt } from "./interrupts.ts";
 import { LimitWatch, useData } from "./limit-watch.ts";
-import type { LimitName, LimitUse, RunLimits } from "./limits.ts";
+import type { LimitUse, RunLimits } from "./limits.ts";
 import { handbackPrompt, limitHandbackReason, limitNotice, reminderPrompt, repeatNotice, resendPrompt } from "./prompts.ts";
+import { ProviderFailures } from "./provider-failure.ts";
 import { RepeatWatch } from "./repeat-watch.ts";
+import type { RetrySchedule } from "./retry-policy.ts";
+import { afterHandbackEnd, exitedEnd, stoppedEnd, type Handback, type Next } from "./session-ends.ts";
+import { UnreportedToolWatch } from "./unreported-tools.ts";
 import type { TokenReports } from "./token-budget.ts";
-import { decideRetry, type RetrySchedule } from "./retry-policy.ts";
 
 /** What the conductor appends to and reads from: the run's sink. */
 export type ConductSink = {
@@ -30,6 +36,8 @@ export type ConductAgent = ProviderRules & {
 
 export type ConductOptions = {
   task: string;
+  /** Why the first prompt is sent: the task (the default), or a validation fix (`fix`). */
+  taskReason?: "task" | "fix";
   sink: ConductSink;
   limits: RunLimits;
   retry: RetrySchedule;
@@ -44,20 +52,9 @@ export type ConductOptions = {
   /** When the run started, in `performance.now()` ms: the timeout counts from there. */
   startedAt: number;
   random?: () => number;
+  /** People's inputs to the run (`baton steer`): delivered mid-turn or at a turn's end. */
+  inputs?: InputQueue;
 };
-
-type Interrupt =
-  | { kind: "abort" }
-  /** `logged`: its `limit.reached` is in the log already (it came mid-turn). */
-  | { kind: "limit"; use: LimitUse; action: "handback" | "cancel"; logged: boolean }
-  | { kind: "stall"; idleMs: number }
-  | { kind: "repeat" };
-
-type Handback = { reason: "limit"; limit: LimitName } | { reason: "repeat" } | { reason: "provider"; class: ProviderErrorClass };
-
-type Next = { text: string; reason: TurnReason };
-
-const RANK: Record<Interrupt["kind"], number> = { abort: 4, limit: 3, stall: 2, repeat: 1 };
 
 /**
  * Drives one task through an agent session and keeps it from ending badly: limits (warnings,
@@ -70,19 +67,15 @@ export class Conductor {
   readonly #o: ConductOptions;
   readonly #repeats: RepeatWatch | undefined;
   readonly #limits: LimitWatch;
+  readonly #interrupts = new Interrupts();
+  readonly #providerFailures: ProviderFailures;
+  readonly #inputs: InputDelivery;
   #live: LiveSession | undefined;
   /** The turn running now and why it was sent. */
   #current: { turn: ActiveTurn; reason: TurnReason } | undefined;
-  #interrupt: Interrupt | undefined;
   /** The number of the last turn whose answer came (`turn.completed`). */
   #lastEnded: number | undefined;
-  #wake: (() => void) | undefined;
   #handback: Handback | undefined;
-  /** The words of the last provider failure, for the run's error when it ends on one. */
-  #lastProviderWords: string | undefined;
-  /** Resends so far, by class; a switch to the fallback model starts them over. */
-  readonly #attempts = new Map<ProviderErrorClass, number>();
-  #fallbackTried = false;
 
   constructor(options: ConductOptions) {
     this.#o = options;
@@ -97,6 +90,19 @@ export class Conductor {
       handingBack: () => this.#handback !== undefined,
       ...definedFields({ tokenReports: options.agent.tokenReports }),
     });
+    this.#providerFailures = new ProviderFailures({
+      sink: options.sink,
+      task: options.task,
+      retry: options.retry,
+      fallbackModel: options.fallbackModel,
+      random: options.random,
+      timeLeft: () => this.#limits.timeLeft(),
+      wait: (ms) => this.#interrupts.wait(ms),
+      betweenTurns: (interrupt, next) => this.#betweenTurns(interrupt, next),
+      handbackFor: (handback, why) => this.#handbackFor(handback, why),
+      afterHandback: (handedBack) => this.#afterHandback(handedBack),
+    });
+    this.#inputs = new InputDelivery(options.inputs, () => this.#canNotify());
   }
 
   /** For the session's mapper: each finished tool call, for loop detection. */
@@ -112,45 +118,56 @@ export class Conductor {
 
   async conduct(live: LiveSession): Promise<SessionEnd> {
     this.#live = live;
+    const unreported = new UnreportedToolWatch();
     const unsubscribe = this.#o.sink.onAppend((event) => {
       if (event.type === "turn.completed" && typeof event.data["turn"] === "number") this.#lastEnded = event.data["turn"];
       this.#limits.onEvent(event);
+      const warning = unreported.onEvent(event);
+      if (warning !== undefined) this.#o.sink.append("log", warning);
     });
     const onAbort = () => this.#raise({ kind: "abort" });
     if (this.#o.signal.aborted) onAbort();
     else this.#o.signal.addEventListener("abort", onAbort, { once: true });
     this.#limits.start();
+    this.#inputs.start(live);
     try {
       return await this.#loop(live);
     } finally {
       unsubscribe();
       this.#o.signal.removeEventListener("abort", onAbort);
       this.#limits.stop();
+      this.#inputs.stop();
     }
   }
 
   async #loop(live: LiveSession): Promise<SessionEnd> {
     const o = this.#o;
-    let next: Next = { text: o.task, reason: "task" };
+    const first = this.#inputs.firstPrompt(o.task, o.taskReason ?? "task");
+    let next: Next = first.next;
+    /** Records the inputs the next prompt carries, once it is sent. */
+    let carries: ((turn: number) => void) | undefined = first.sent;
     let stalls = 0;
     let reminded = false;
     for (;;) {
       // What came between turns (a limit crossed by the last usage report, a cancel).
-      const pending = this.#take();
+      const pending = this.#interrupts.take();
       if (pending !== undefined) {
         const handled = this.#betweenTurns(pending, next);
         if ("kind" in handled) return handled;
+        if (handled !== next) carries = undefined;
         next = handled;
       }
       const turn = live.prompt(next.text, next.reason);
+      carries?.(turn.number);
+      carries = undefined;
       const reason = next.reason;
       this.#current = { turn, reason };
-      const stopStallWatch = reason === "task" || reason === "resend" ? this.#watchStall(live, turn) : () => {};
+      const stopStallWatch = isWorkTurn(reason) ? this.#watchStall(live, turn) : () => {};
       let end: TurnEnd | undefined;
       let after: Next | SessionEnd | undefined;
       try {
         while (end === undefined && after === undefined) {
-          const raced = await Promise.race([turn.done.then((value) => ({ value })), this.#interrupted().then(() => undefined)]);
+          const raced = await Promise.race([turn.done.then((value) => ({ value })), this.#interrupts.interrupted().then(() => undefined)]);
           if (raced !== undefined) end = raced.value;
           else after = await this.#duringTurn(live, turn, reason, () => (stalls += 1));
         }
@@ -164,17 +181,24 @@ export class Conductor {
         continue;
       }
       if (end === undefined) continue;
-      if (end.kind === "exited") return this.#exited(live, end);
+      if (end.kind === "exited") return exitedEnd(live, end, o.agent);
 
       const failure = end.kind === "error" ? classifyTurnFailure({ error: end.error, lastWords: live.turnWords }, o.agent) : end.stopReason === "cancelled" ? undefined : providerFailureInWords(live.turnWords, o.agent);
       if (failure !== undefined) {
-        const handled = await this.#afterProviderFailure(live, turn.number, reason, end, failure, next);
+        const handled = await this.#providerFailures.after(live, turn.number, reason, end, failure, next);
         if ("kind" in handled) return handled;
         next = handled;
         continue;
       }
       if (end.kind !== "completed") return { kind: "failed", error: { code: "agent_error", message: "the turn failed" } };
       if (reason === "handback") return this.#afterHandback(end.stopReason === "end_turn");
+      // People's inputs that waited for this turn's end: a turn of their own, before anything else.
+      const steer = end.stopReason === "end_turn" ? this.#inputs.atBoundary() : undefined;
+      if (steer !== undefined) {
+        next = steer.next;
+        carries = steer.sent;
+        continue;
+      }
       if (end.stopReason !== "end_turn" || o.hasOutput === undefined) return { kind: "completed", stopReason: end.stopReason };
       if (await o.hasOutput()) return { kind: "completed", stopReason: end.stopReason };
       if (reminded) {
@@ -185,68 +209,10 @@ export class Conductor {
     }
   }
 
-  /**
-   * A turn failed on the provider: record it, then wait and resend, switch to the fallback
-   * model, or ask for a hand-back. Returns the next prompt, or how the session ends.
-   */
-  async #afterProviderFailure(live: LiveSession, turn: number, reason: TurnReason, end: TurnEnd, failure: ProviderClassification, next: Next): Promise<Next | SessionEnd> {
-    const o = this.#o;
-    o.sink.append("provider.error", {
-      session: live.id,
-      turn,
-      class: failure.class,
-      ...(failure.status === undefined ? {} : { status: failure.status }),
-      ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
-      source: failure.source,
-      message: failure.message,
-    });
-    this.#lastProviderWords = failure.message;
-    if (reason === "handback") return this.#afterHandback(false);
-    if (failure.class === "other") {
-      const message = end.kind === "error" ? `${end.error.message} (JSON-RPC ${end.error.code})` : failure.message;
-      return { kind: "failed", error: { code: "agent_error", message } };
-    }
-    const attempt = (this.#attempts.get(failure.class) ?? 0) + 1;
-    const decision = decideRetry(o.retry, failure.class, attempt, failure.retryAfterMs, o.random);
-    if (decision.resend) {
-      const timeLeft = this.#limits.timeLeft();
-      if (timeLeft !== undefined && decision.delayMs >= timeLeft * 0.95) {
-        return this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider failed (${failure.class}) and waiting it out would run past the time limit`);
-      }
-      this.#attempts.set(failure.class, attempt);
-      o.sink.append("retry.scheduled", {
-        what: "turn",
-        class: failure.class,
-        attempt: decision.attempt,
-        max_attempts: decision.maxAttempts,
-        delay_ms: decision.delayMs,
-        ...(failure.retryAfterMs === undefined ? {} : { retry_after_ms: failure.retryAfterMs }),
-      });
-      const interrupted = await this.#wait(decision.delayMs);
-      if (interrupted !== undefined) {
-        const handled = this.#betweenTurns(interrupted, next);
-        if ("kind" in handled || handled.reason === "handback") return handled;
-      }
-      return { text: resendPrompt(o.task, `the model provider failed (${failure.class})`), reason: "resend" };
-    }
-    if (failure.class === "overloaded" && o.fallbackModel !== undefined && !this.#fallbackTried) {
-      this.#fallbackTried = true;
-      const from = live.model;
-      const switched = await live.switchModel(o.fallbackModel);
-      if (switched.failure === undefined) {
-        o.sink.append("model.switched", { session: live.id, ...(from === undefined ? {} : { from }), to: o.fallbackModel, ...(switched.model === undefined ? {} : { model: switched.model }), reason: "overloaded" });
-        this.#attempts.clear();
-        return { text: resendPrompt(o.task, `the model provider was overloaded; you now run on ${o.fallbackModel}`), reason: "resend" };
-      }
-      o.sink.append("log", { level: "warn", code: "fallback_failed", message: `could not switch to the fallback model ${o.fallbackModel}: ${switched.failure}` });
-    }
-    return this.#handbackFor({ reason: "provider", class: failure.class }, `the model provider keeps failing (${failure.class}; ${decision.why})`);
-  }
-
   /** An interrupt while a turn runs: returns the next prompt, the session's end, or undefined to keep waiting. */
   async #duringTurn(live: LiveSession, turn: ActiveTurn, reason: TurnReason, countStall: () => number): Promise<Next | SessionEnd | undefined> {
     const o = this.#o;
-    const interrupt = this.#take();
+    const interrupt = this.#interrupts.take();
     if (interrupt === undefined) return undefined;
     switch (interrupt.kind) {
       case "abort":
@@ -259,25 +225,25 @@ export class Conductor {
         if (!interrupt.logged) o.sink.append("limit.reached", { ...useData(interrupt.use), action: interrupt.action });
         const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
         if (interrupt.action === "cancel" || ended === undefined) return this.#stopped({ reason: "limit", limit: interrupt.use.limit }, false);
-        if (ended.kind === "exited") return this.#exited(live, ended);
+        if (ended.kind === "exited") return exitedEnd(live, ended, o.agent);
         return this.#handbackFor({ reason: "limit", limit: interrupt.use.limit }, limitHandbackReason(interrupt.use));
       }
       case "repeat": {
         if (this.#handback !== undefined) return undefined;
         const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
         if (ended === undefined) return this.#stopped({ reason: "repeat" }, false);
-        if (ended.kind === "exited") return this.#exited(live, ended);
+        if (ended.kind === "exited") return exitedEnd(live, ended, o.agent);
         return this.#handbackFor({ reason: "repeat" }, "you made the same tool call with the same result again and again");
       }
       case "stall": {
-        if (reason !== "task" && reason !== "resend") return undefined;
+        if (!isWorkTurn(reason)) return undefined;
         const stalls = countStall();
         const seconds = formatDuration(interrupt.idleMs);
         o.sink.append("stall.detected", { session: live.id, turn: turn.number, idle_ms: interrupt.idleMs, action: stalls === 1 ? "resend" : "fail" });
         const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
         if (stalls > 1) return { kind: "failed", error: { code: "stalled", message: `the agent stalled twice: nothing came from it for ${seconds} while no tool call ran` } };
         if (ended === undefined) return { kind: "failed", error: { code: "stalled", message: `the agent stalled (nothing for ${seconds}) and did not answer the cancel` } };
-        if (ended.kind === "exited") return this.#exited(live, ended);
+        if (ended.kind === "exited") return exitedEnd(live, ended, o.agent);
         return { text: resendPrompt(o.task, `it stalled: nothing came from you for ${seconds}`), reason: "resend" };
       }
     }
@@ -328,29 +294,11 @@ export class Conductor {
 
   /** The hand-back turn ended: well (`handedBack`), or not (a provider failure, another stop reason). */
   #afterHandback(handedBack: boolean): SessionEnd {
-    const handback = this.#handback ?? { reason: "repeat" as const };
-    if (handback.reason === "provider" && !handedBack) return { kind: "failed", error: this.#providerStopError(handback.class), providerError: handback.class };
-    return this.#stopped(handback, handedBack);
-  }
-
-  /** The run's error when the provider stopped it: its class and its last words. */
-  #providerStopError(providerClass: ProviderErrorClass): { code: string; message: string } {
-    const words = this.#lastProviderWords === undefined ? "" : `: ${this.#lastProviderWords}`;
-    return { code: "provider_error", message: `the model provider stopped the run (${providerClass})${words}` };
+    return afterHandbackEnd(this.#handback, handedBack, this.#providerFailures.lastWords);
   }
 
   #stopped(handback: Handback, handedBack: boolean): SessionEnd {
-    if (handback.reason === "limit") return { kind: "stopped", by: handback.limit, handedBack };
-    if (handback.reason === "repeat") return { kind: "stopped", by: "repeats", handedBack };
-    return { kind: "stopped", by: "provider", providerError: handback.class, handedBack, error: this.#providerStopError(handback.class) };
-  }
-
-  /** The agent's process ended mid-turn: its exit, its last words, and the provider's class when they name one. */
-  #exited(live: LiveSession, end: Extract<TurnEnd, { kind: "exited" }>): SessionEnd {
-    live.closeOpen("failed", end.error);
-    const failure = classifyTurnFailure({ stderr: end.stderr.slice(-20), lastWords: live.turnWords }, this.#o.agent);
-    if (failure.class === "other") return { kind: "failed", error: end.error };
-    return { kind: "failed", error: end.error, providerError: failure.class };
+    return stoppedEnd(handback, handedBack, this.#providerFailures.lastWords);
   }
 
   #watchStall(live: LiveSession, turn: ActiveTurn): () => void {
@@ -368,50 +316,12 @@ export class Conductor {
     return () => clearInterval(timer);
   }
 
-  /** Waits `ms`; a cancel or a limit cuts the wait short and is returned. */
-  async #wait(ms: number): Promise<Interrupt | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    for (;;) {
-      const done = await Promise.race([elapsed.then(() => true), this.#interrupted().then(() => false)]);
-      if (done) return undefined;
-      const interrupt = this.#take();
-      if (interrupt?.kind === "abort" || interrupt?.kind === "limit") {
-        clearTimeout(timer);
-        return interrupt;
-      }
-    }
-  }
-
   #canNotify(): boolean {
     const current = this.#current;
-    return this.#o.agent.notices && current !== undefined && (current.reason === "task" || current.reason === "resend");
+    return this.#o.agent.notices && current !== undefined && isWorkTurn(current.reason);
   }
 
   #raise(interrupt: Interrupt): void {
-    const pending = this.#interrupt;
-    // A limit hit outranks a hand-back asked for by another limit and not yet acted on.
-    const harder = interrupt.kind === "limit" && pending?.kind === "limit" && interrupt.action === "cancel" && pending.action === "handback";
-    if (pending === undefined || RANK[interrupt.kind] > RANK[pending.kind] || harder) this.#interrupt = interrupt;
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
-  }
-
-  #take(): Interrupt | undefined {
-    const interrupt = this.#interrupt;
-    this.#interrupt = undefined;
-    return interrupt;
-  }
-
-  #interrupted(): Promise<void> {
-    if (this.#interrupt !== undefined) return Promise.resolve();
-    return new Promise((resolve) => {
-      const previous = this.#wake;
-      this.#wake = () => {
-        previous?.();
-        resolve();
-      };
-    });
+    this.#interrupts.raise(interrupt);
   }
 }

@@ -104,3 +104,51 @@ test("after a limit asked for its hand-back, a mark it passes later is no warnin
   callDone(4);
   assert.deepEqual(log.filter((e) => e.type === "limit.warning").map((e) => e.data["threshold"]), [0.6], "no 80% warning after the hand-back");
 });
+
+const proxied = (input: number, output: number, cost: number) => ({ request_id: "r", provider: "gemini", api: "gemini", model: "m", stream: true, status: 200, duration_ms: 1, input_tokens: input, output_tokens: output, cache_read_tokens: 0, cache_write_tokens: 0, usage_reported: true, cost_usd: cost, cost_source: "table" });
+
+test("the proxy's figures count for an agent that reports none: tokens and cost from each model.request.completed", () => {
+  const { sink, asked } = watched({ tokens: 1_000, costUsd: 1 });
+  sink.append("model.request.completed", proxied(400, 100, 0.2));
+  assert.deepEqual(asked, []);
+  sink.append("model.request.completed", proxied(400, 60, 0.3));
+  assert.deepEqual(asked, ["handback tokens 960"]);
+  sink.append("model.request.completed", proxied(30, 20, 0.05));
+  assert.deepEqual(asked, ["handback tokens 960", "cancel tokens 1010"]);
+});
+
+test("a request cap: a hand-back one request before it; a request the proxy refused is the limit reached, at once", () => {
+  const { sink, asked, log } = watched({ requests: 3 });
+  sink.append("model.request.completed", proxied(1, 1, 0));
+  assert.deepEqual(asked, []);
+  sink.append("model.request.completed", proxied(1, 1, 0));
+  assert.deepEqual(asked, ["handback requests 2"]);
+  sink.append("model.request.refused", { request_id: "r", provider: "gemini", api: "gemini", model: "m", status: 403, limit: "requests", message: "cap" });
+  assert.deepEqual(asked, ["handback requests 2", "cancel requests 4"]);
+  assert.ok(log.some((e) => e.type === "limit.warning" && e.data["limit"] === "requests"));
+});
+
+test("a cost budget refused at the proxy while requests are still in flight cancels though the settled spend is under it", () => {
+  const { sink, asked } = watched({ costUsd: 1 });
+  sink.append("model.request.completed", proxied(1, 1, 0.1));
+  sink.append("model.request.refused", { request_id: "r", provider: "anthropic", api: "anthropic_messages", model: "m", status: 403, limit: "cost", message: "spent" });
+  assert.deepEqual(asked, ["cancel cost 1"]);
+});
+
+test("a turn that ended well with fewer tool calls reported than the model asked for is a warning; plan tools and cancelled turns are not", async () => {
+  const { UnreportedToolWatch } = await import("./unreported-tools.ts");
+  const watch = new UnreportedToolWatch();
+  const at = (type: string, data: Record<string, unknown>) => watch.onEvent({ v: 1, run: "r", seq: 1, at: "", type, data } as Envelope);
+  at("turn.started", { turn: 1, reason: "task" });
+  at("model.request.completed", { status: 200, tool_calls: ["exec_command", "TodoWrite"] });
+  at("model.request.completed", { status: 200, tool_calls: ["exec_command"] });
+  at("tool.started", {});
+  assert.match(String(at("turn.completed", { turn: 1, stop_reason: "end_turn" })?.["message"]), /asked for 2 tool call\(s\) \(exec_command\) and the agent reported 1/);
+  at("turn.started", { turn: 2, reason: "task" });
+  at("model.request.completed", { status: 200, tool_calls: ["exec_command"] });
+  assert.equal(at("turn.completed", { turn: 2, stop_reason: "cancelled" }), undefined);
+  at("turn.started", { turn: 3, reason: "task" });
+  at("model.request.completed", { status: 200, tool_calls: ["Write"] });
+  at("tool.started", {});
+  assert.equal(at("turn.completed", { turn: 3, stop_reason: "end_turn" }), undefined);
+});

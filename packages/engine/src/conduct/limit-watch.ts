@@ -1,5 +1,5 @@
 import type { Envelope, RunState } from "@baton/protocol";
-import { atLimit, HANDBACK_FRACTION, limitsData, limitUses, mostUsed, nearLimit, reportedTokens, WARNING_THRESHOLDS, type LimitUse, type RunLimits } from "./limits.ts";
+import { atLimit, HANDBACK_FRACTION, limitsData, limitUses, mostUsed, nearLimit, reportedTokens, WARNING_THRESHOLDS, type LimitName, type LimitUse, type RunLimits } from "./limits.ts";
 import type { TokenReports } from "./token-budget.ts";
 
 /** What the watch appends to and reads from: the run's sink. */
@@ -41,6 +41,8 @@ export class LimitWatch {
   /** With `token_reports = "call"`: the run's reported tokens when the running turn began, and its calls' since. */
   #turnBase = 0;
   #turnCallTokens = 0;
+  /** What the inference proxy counted: its `model.request.*` events. */
+  readonly #proxy = { requests: 0, tokens: 0, costUsd: 0, refused: new Set<LimitName>() };
 
   constructor(options: LimitWatchOptions) {
     this.#o = options;
@@ -66,15 +68,49 @@ export class LimitWatch {
   onEvent(event: Envelope): void {
     const type = event.type;
     this.#countCallTokens(event);
+    const proxied = this.#countProxied(event);
     if (type === "tool.completed" || type === "turn.completed") this.#budgetUpdated();
     // A turn's own report (`basis: "delta"`) is followed at once by its `turn.completed`: the
     // limits are checked then, when the turn is known to be over.
     const midTurnReport = type === "usage.updated" && (event.data as Record<string, unknown>)["basis"] !== "delta";
-    if (type === "tool.completed" || type === "turn.completed" || midTurnReport) this.check();
+    if (type === "tool.completed" || type === "turn.completed" || midTurnReport || proxied) this.check();
+  }
+
+  /**
+   * The proxy's figures, from its events: requests, and the tokens (input + output) and cost
+   * they spent. A request it refused for a limit is that limit reached, whatever the figures
+   * say (requests in flight may not have settled yet): the session is cancelled at once.
+   */
+  #countProxied(event: Envelope): boolean {
+    const data = event.data as Record<string, unknown>;
+    const num = (key: string) => (typeof data[key] === "number" ? (data[key] as number) : 0);
+    if (event.type === "model.request.completed") {
+      this.#proxy.requests += 1;
+      this.#proxy.tokens += num("input_tokens") + num("output_tokens");
+      this.#proxy.costUsd += num("cost_usd");
+      return true;
+    }
+    if (event.type === "model.request.refused") {
+      this.#proxy.requests += 1;
+      const limit = data["limit"];
+      if (limit === "requests" || limit === "tokens" || limit === "cost") this.#proxy.refused.add(limit);
+      return true;
+    }
+    return false;
+  }
+
+  /** The run's uses of its limits, the proxy's figures and refusals included. */
+  #uses(): LimitUse[] {
+    const uses = limitUses(this.#o.limits, this.#o.sink.state, this.elapsed(), { tokens: this.tokens(), costUsd: this.#proxy.costUsd, requests: this.#proxy.requests });
+    return uses.map((use) => {
+      if (!this.#proxy.refused.has(use.limit)) return use;
+      const used = Math.max(use.used, use.limit === "requests" ? use.max + 1 : use.max);
+      return { ...use, used, fraction: used / use.max };
+    });
   }
 
   check(): void {
-    const uses = limitUses(this.#o.limits, this.#o.sink.state, this.elapsed(), this.tokens());
+    const uses = this.#uses();
     const top = mostUsed(uses);
     if (top === undefined) return;
     const actions = this.#actionsFor(uses);
@@ -115,7 +151,7 @@ export class LimitWatch {
    */
   tokens(): number {
     const reported = reportedTokens(this.#o.sink.state);
-    return Math.max(reported, this.#turnBase + this.#turnCallTokens);
+    return Math.max(reported, this.#turnBase + this.#turnCallTokens, this.#proxy.tokens);
   }
 
   #countCallTokens(event: Envelope): void {
@@ -144,10 +180,12 @@ export class LimitWatch {
   #budgetUpdated(): void {
     const { sink, limits } = this.#o;
     const state = sink.state;
-    const top = mostUsed(limitUses(limits, state, this.elapsed(), this.tokens()));
+    const top = mostUsed(this.#uses());
+    const cost = Math.max(state.cost_usd ?? 0, this.#proxy.costUsd);
     sink.append("budget.updated", {
       tokens: this.tokens(),
-      ...(state.cost_usd === undefined ? {} : { cost_usd: state.cost_usd }),
+      ...(state.cost_usd === undefined && this.#proxy.requests === 0 ? {} : { cost_usd: cost }),
+      ...(this.#proxy.requests === 0 ? {} : { requests: this.#proxy.requests }),
       tool_calls: state.counts.tool_calls,
       elapsed_ms: Math.round(this.elapsed()),
       limits: limitsData(limits),

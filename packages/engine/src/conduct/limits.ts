@@ -1,6 +1,6 @@
 import type { RunState } from "@baton/protocol";
 
-export type LimitName = "time" | "cost" | "tokens" | "tool_calls";
+export type LimitName = "time" | "cost" | "tokens" | "tool_calls" | "requests";
 
 /** A run's limits; an absent one is not enforced. */
 export type RunLimits = {
@@ -8,6 +8,8 @@ export type RunLimits = {
   costUsd?: number;
   tokens?: number;
   toolCalls?: number;
+  /** Model requests, counted (and admitted) at the inference proxy: request N+1 is refused. */
+  requests?: number;
   /** The same tool call this many times in a row is a loop (see repeat-watch.ts). */
   maxRepeats?: number;
 };
@@ -25,18 +27,23 @@ export function reportedTokens(state: RunState): number {
 }
 
 /**
- * What a run has used of each limit it has, from its folded events and its elapsed time;
- * `tokens` when more is known of them than the ended turns report (see `LimitWatch`).
+ * What the run has used as measured outside its folded events: tokens when more is known of
+ * them than the ended turns report, the cost and requests the inference proxy counted (see
+ * `LimitWatch`). The larger of these and the agent's own reports counts.
  */
-export function limitUses(limits: RunLimits, state: RunState, elapsedMs: number, tokens: number = reportedTokens(state)): LimitUse[] {
+export type MeasuredUse = { tokens?: number; costUsd?: number; requests?: number };
+
+/** What a run has used of each limit it has, from its folded events, its elapsed time and what was measured besides. */
+export function limitUses(limits: RunLimits, state: RunState, elapsedMs: number, measured: MeasuredUse = {}): LimitUse[] {
   const uses: LimitUse[] = [];
   const add = (limit: LimitName, used: number, max: number | undefined) => {
     if (max !== undefined && max > 0) uses.push({ limit, used, max, fraction: used / max });
   };
   add("time", elapsedMs, limits.timeoutMs);
-  add("cost", state.cost_usd ?? 0, limits.costUsd);
-  add("tokens", tokens, limits.tokens);
+  add("cost", Math.max(state.cost_usd ?? 0, measured.costUsd ?? 0), limits.costUsd);
+  add("tokens", Math.max(reportedTokens(state), measured.tokens ?? 0), limits.tokens);
   add("tool_calls", state.counts.tool_calls, limits.toolCalls);
+  add("requests", measured.requests ?? 0, limits.requests);
   return uses;
 }
 
@@ -47,18 +54,22 @@ export function mostUsed(uses: readonly LimitUse[]): LimitUse | undefined {
   return best;
 }
 
+/** Limits that count events, where the cap itself is allowed and only the one past it is over. */
+const COUNTS: ReadonlySet<LimitName> = new Set(["tool_calls", "requests"]);
+
 /**
  * Whether a limit is near enough to ask for a hand-back: 95% of it, except that a count of tool
- * calls hands back one call (or 5%) before its cap, since 95% of a small cap is the cap itself.
+ * calls or model requests hands back one (or 5%) before its cap, since 95% of a small cap is
+ * the cap itself.
  */
 export function nearLimit(use: LimitUse): boolean {
-  if (use.limit === "tool_calls") return use.used >= use.max - Math.max(1, Math.floor(use.max * (1 - HANDBACK_FRACTION)));
+  if (COUNTS.has(use.limit)) return use.used >= use.max - Math.max(1, Math.floor(use.max * (1 - HANDBACK_FRACTION)));
   return use.fraction >= HANDBACK_FRACTION;
 }
 
-/** At the limit: its whole share used; a cap on tool calls allows `max` calls, so only the call past it. */
+/** At the limit: its whole share used; a cap on tool calls or requests allows `max` of them, so only the one past it. */
 export function atLimit(use: LimitUse): boolean {
-  return use.limit === "tool_calls" ? use.used > use.max : use.used >= use.max;
+  return COUNTS.has(use.limit) ? use.used > use.max : use.used >= use.max;
 }
 
 /** The limits as `budget.updated` and `run.created` carry them. */
@@ -68,6 +79,7 @@ export function limitsData(limits: RunLimits): Record<string, number> {
   if (limits.costUsd !== undefined) data["cost_usd"] = limits.costUsd;
   if (limits.tokens !== undefined) data["tokens"] = limits.tokens;
   if (limits.toolCalls !== undefined) data["tool_calls"] = limits.toolCalls;
+  if (limits.requests !== undefined) data["requests"] = limits.requests;
   if (limits.maxRepeats !== undefined) data["max_repeats"] = limits.maxRepeats;
   return data;
 }

@@ -8,6 +8,7 @@ const LIMIT_WORDS: Record<LimitName, string> = {
   cost: "cost budget",
   tokens: "token budget",
   tool_calls: "tool-call budget",
+  requests: "model-request budget",
 };
 
 export function limitNotice(use: LimitUse): string {

@@ -7,7 +7,8 @@ test("the config that init writes parses to the defaults", () => {
   const config = parseConfig(DEFAULT_CONFIG_TEXT, "config.toml");
   assert.deepEqual(config, parseConfig("", "empty.toml"));
   assert.deepEqual(config.session, { cancel_grace_ms: 5000 });
-  assert.deepEqual(config.permissions, { rules: [], builtin_rules: true });
+  assert.deepEqual(config.permissions, { rules: [], builtin_rules: true, ask_timeout: 600_000 });
+  assert.deepEqual(config.input, { max_chars: 4_000, max_queued: 10 });
   assert.deepEqual(config.workspace, { mode: "worktree" });
   assert.deepEqual(config.isolation, { agent: "user_namespace" });
   assert.deepEqual(config.trace, { max_output_chars: 100_000 });

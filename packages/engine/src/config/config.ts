@@ -8,6 +8,17 @@ import { permissionRuleSchema } from "../permissions/policy.ts";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../trace/trace-store.ts";
 import { MAX_COUNT, MAX_RETRY_WAIT_MS, MAX_TIMEOUT_MS, REPEATS_RANGE } from "./bounds.ts";
 import { durationSchema } from "./duration-schema.ts";
+import { ASK_CONFIG_TEXT, askTimeoutSchema, INPUT_CONFIG_TEXT, inputConfigSchema } from "./people-config.ts";
+import { otelConfigSchema } from "./otel.ts";
+import { storeConfigSchema } from "./store-config.ts";
+import { artifactsConfigSchema } from "./artifacts-config.ts";
+import { deliveryConfigSchema } from "./delivery-config.ts";
+import { pipelineConfigSchema } from "./pipeline-config.ts";
+import { setupConfigSchema } from "./setup-config.ts";
+import { validationConfigSchema } from "./validation-config.ts";
+import { proxyConfigSchema } from "./proxy-config.ts";
+import { mcpConfigSchema } from "./mcp-config.ts";
+import { SANDBOX_CONFIG_TEXT, sandboxConfigSchema } from "../sandbox/sandbox-config.ts";
 
 /** A wait before a resend (or the longest a provider may ask for): jitter is added to it. */
 const retryWait = durationSchema({ maxMs: MAX_RETRY_WAIT_MS, longest: "the longest a resend can wait (its jitter may double it)" });
@@ -23,8 +34,11 @@ export const configSchema = z.strictObject({
       rules: z.array(permissionRuleSchema).default([]),
       /** The built-in rules after the user's: no `git push`; no edit, delete or move outside the workspace, in `.baton/` or `.git/`. */
       builtin_rules: z.boolean().default(true),
+      /** How long a question of an `ask` rule waits for a person; see people-config.ts. */
+      ask_timeout: askTimeoutSchema,
     })
-    .default({ rules: [], builtin_rules: true }),
+    .prefault({}),
+  input: inputConfigSchema,
   workspace: z
     .strictObject({
       /** `worktree`: each run in its own git worktree and branch; `in_place`: in the repository itself. */
@@ -65,6 +79,8 @@ export const configSchema = z.strictObject({
       max_cost_usd: z.number().positive().optional(),
       /** Input plus output tokens, as the agent reports them. */
       max_tokens: z.number().int().positive().max(MAX_COUNT).optional(),
+      /** Model requests, as the inference proxy counts them: request N+1 is refused before it reaches the provider. */
+      max_requests: z.number().int().positive().max(MAX_COUNT).optional(),
       /** Tool calls the agent may make. */
       max_tool_calls: z.number().int().positive().max(MAX_COUNT).optional(),
       /** The same tool call (tool, input, result) this many times in a row is a loop. Off unless set. */
@@ -89,16 +105,33 @@ export const configSchema = z.strictObject({
       max_retry_after: retryWait.prefault("2m"),
     })
     .prefault({}),
+  otel: otelConfigSchema,
+  store: storeConfigSchema,
+  setup: setupConfigSchema,
+  validation: validationConfigSchema,
+  delivery: deliveryConfigSchema,
+  artifacts: artifactsConfigSchema,
+  /** The built-in `pipeline` workflow's gates and parallelism (docs/delivery.md). */
+  pipeline: pipelineConfigSchema,
+  /** The loopback inference proxy: see proxy-config.ts. */
+  proxy: proxyConfigSchema,
+  /** MCP servers for every agent session: see mcp-config.ts. */
+  mcp: mcpConfigSchema,
+  /** The agent's sandbox: see sandbox/sandbox-config.ts. */
+  sandbox: sandboxConfigSchema,
 });
 export type BatonConfig = z.infer<typeof configSchema>;
 
 export const CONFIG_FILE = "config.toml";
 
+// Parsed once per process: building zod's compiled fast path (its jit) costs more than it saves.
+const ONCE = { jitless: true };
+
 /** Reads and checks the project's config. A missing file means all defaults. */
 export async function loadConfig(batonDir: string): Promise<BatonConfig> {
   const path = join(batonDir, CONFIG_FILE);
   const text = await readConfigText(path);
-  return text === undefined ? configSchema.parse({}) : parseConfig(text, path);
+  return text === undefined ? configSchema.parse({}, ONCE) : parseConfig(text, path);
 }
 
 /**
@@ -113,7 +146,7 @@ export function parseConfig(text: string, path: string): BatonConfig {
   } catch (error) {
     throw new BatonError("bad_config", tomlErrorLine(path, error), { hint: "fix the file or remove it to use the defaults" });
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema.safeParse(raw, ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join(".") || "(top level)";
@@ -149,6 +182,7 @@ cancel_grace_ms = 5000
 # timeout = "30m"
 # max_cost_usd = 5        # USD, as the agent reports it (refused for agents that report none)
 # max_tokens = 2000000    # input + output tokens, as the agent reports them
+# max_requests = 200      # model requests, counted at Baton's inference proxy
 # max_tool_calls = 500
 # max_repeats = 5         # same tool, input and result this many times in a row: a loop
 # At 60% and 80% of the most used limit Baton warns (and tells agents that take notices);
@@ -167,6 +201,7 @@ overloaded = ["10s", "20s", "30s", "40s", "50s", "60s"]
 jitter = 0.25
 max_retry_after = "2m"
 
+${INPUT_CONFIG_TEXT}
 [workspace]
 # worktree: each run works in its own git worktree (.baton/worktrees/) on its own
 # branch baton/<number>-<slug>, and Baton commits its changes there at the end.
@@ -186,10 +221,66 @@ hooks = false
 # none: the agent runs as Baton runs.
 agent = "user_namespace"
 
+${SANDBOX_CONFIG_TEXT}
+[proxy]
+# Agents reach their model only through Baton's loopback proxy (127.0.0.1, a random port),
+# with a run token instead of the provider's key: Baton counts and prices every model request.
+# enabled = false turns it off (agents then get the keys from pass_env, as before).
+enabled = true
+# Each provider's upstream and where Baton reads its key (key_env, key_file or key_command).
+# [proxy.anthropic]
+# base_url = "https://api.anthropic.com"
+# key_env = "ANTHROPIC_API_KEY"
+# [proxy.openai]
+# base_url = "https://api.openai.com"
+# key_env = "OPENAI_API_KEY"
+# [proxy.gemini]
+# base_url = "https://generativelanguage.googleapis.com"
+# key_env = "GEMINI_API_KEY"
+# [proxy.prices]   # USD per million tokens, by model id prefix; wins over Baton's table
+# "my-model" = { input = 1.0, output = 4.0 }
+
 [trace]
 # The complete output of each tool call is kept in .baton/runs/<run>/outputs/,
 # cut at this many characters (a marker line shows where).
 max_output_chars = 100000
+
+[otel]
+# Where baton otel export and baton serve --otel send traces over OTLP/HTTP
+# (the OTEL_EXPORTER_OTLP_* variables override these).
+# endpoint = "http://localhost:4318"
+# headers = { "x-api-key" = "…" }
+protocol = "http/protobuf"   # or "http/json"
+capture_content = false      # true: redacted, capped messages and tool arguments in spans
+# Setup, validation, artifacts and merge (docs/delivery.md):
+# [setup]
+# commands = ["npm ci"]              # in each fresh worktree, before the first agent stage
+# [validation]
+# commands = ["npm test"]            # after the agent's work; a failure goes back to it to fix
+# max_fix_rounds = 2
+# [artifacts]
+# include = ["coverage/**", "*.png"] # captured into the run's folder by sha256
+# [delivery]
+# mode = "manual"                    # "merge": merge each successful run into its base; "pull_request": open one
+# strategy = "merge"                 # merge | squash | ff-only
+# remote = "origin"                  # where a pull request's branch is pushed
+# draft = false                      # open pull requests as drafts
+# github_api_url = "https://api.github.com"   # GitHub Enterprise: https://HOST/api/v3
+# [pipeline]                         # baton run TASK --workflow pipeline
+# approvals = ["plan", "merge"]      # gates: spec, plan, review, merge
+# max_parallel = 4                   # subtasks built at once
+# MCP servers given to every agent session (ACP session/new mcpServers). Values of env and
+# headers are secrets: redacted from every log. An HTTP server goes only to agents that say
+# they take one; the others get a warning event.
+# [[mcp.servers]]
+# name = "docs"
+# command = "docs-mcp"
+# args = ["--stdio"]
+# env = { DOCS_TOKEN = "…" }
+# [[mcp.servers]]
+# name = "tickets"
+# url = "https://mcp.example.com/mcp"
+# headers = { Authorization = "Bearer …" }
 
 # A custom agent, or changes to a built-in one ([agents.claude] …): see the README.
 # [agents.my-agent]
@@ -216,10 +307,11 @@ max_output_chars = 100000
 #
 # [permissions]
 # builtin_rules = true    # false turns the built-in rules off
+${ASK_CONFIG_TEXT}
 #
 # [[permissions.rules]]
 # name = "no-push"        # recorded with each decision this rule makes
-# action = "deny"         # allow | deny
+# action = "deny"         # allow | deny | ask (a person answers: baton allow|deny)
 # kind = "execute"        # ACP tool kind: read, edit, delete, move, search, execute, fetch, other
 # pattern = "git push*"   # glob on the command or path; * matches any text
 `;

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { BatonError } from "../errors.ts";
+import { readRepoStatus, type RepoStatus } from "./repo-status.ts";
 
 const run = promisify(execFile);
 
@@ -23,18 +24,15 @@ export async function findRepoRoot(cwd: string): Promise<string> {
   }
 }
 
-/** Branch, HEAD and whether the work tree has uncommitted changes. */
-export async function describeRepo(root: string): Promise<RepoInfo> {
-  const info: RepoInfo = { root, dirty: false };
-  const [branch, sha, status] = await Promise.all([
-    git(root, ["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => ""),
-    git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => ""),
-    git(root, ["status", "--porcelain", "--untracked-files=normal"]).catch(() => ""),
-  ]);
-  if (branch) info.branch = branch;
-  if (sha) info.sha = sha;
-  info.dirty = status
-    .split("\n")
-    .some((line) => line.length > 0 && !line.slice(3).startsWith(".baton/"));
+/**
+ * Branch, HEAD and whether the work tree has uncommitted changes (`.baton/` left out), from
+ * `status` when the caller has started reading it (one `git status` serves the run's start),
+ * else read here. A repository git cannot describe is recorded as its root alone.
+ */
+export async function describeRepo(root: string, status: Promise<RepoStatus> = readRepoStatus(root)): Promise<RepoInfo> {
+  const read = await status.catch(() => undefined);
+  const info: RepoInfo = { root, dirty: (read?.changes.length ?? 0) > 0 };
+  if (read?.branch !== undefined) info.branch = read.branch;
+  if (read?.sha !== undefined) info.sha = read.sha;
   return info;
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { BUILTIN_RULES, type PolicyContext } from "./builtin-rules.ts";
+import { askedQuestion, BUILTIN_RULES, type PolicyContext } from "./builtin-rules.ts";
 
 export const permissionRuleSchema = z.strictObject({
   name: z.string().min(1),
-  action: z.enum(["allow", "deny"]),
+  /** `ask`: a person answers (`baton allow|deny`, the API), within `[permissions] ask_timeout`, else denied. */
+  action: z.enum(["allow", "deny", "ask"]),
   /** ACP tool kind to match (read, edit, delete, move, search, execute, think, fetch, other). */
   kind: z.string().optional(),
   /** A glob (`*` any text, `?` one character) matched against the command or the path. */
@@ -17,7 +18,7 @@ export type PermissionRule = z.infer<typeof permissionRuleSchema>;
  * path the call names, as the agent gave them.
  */
 export type PermissionQuestion = { kind: string; target?: string; paths?: readonly string[] };
-export type PolicyDecision = { action: "allow" | "deny"; rule: string };
+export type PolicyDecision = { action: "allow" | "deny" | "ask"; rule: string };
 export type { PolicyContext } from "./builtin-rules.ts";
 
 /** The rule that decides when neither a configured rule nor a built-in one matches. */
@@ -31,17 +32,29 @@ export const DEFAULT_RULE: PolicyDecision = { action: "allow", rule: "default:al
  * @example decidePermission([], { kind: "execute", target: "git push" }, { root: "/repo" }) // => { action: "deny", rule: "default:no-git-push" }
  */
 export function decidePermission(rules: readonly PermissionRule[], question: PermissionQuestion, context: PolicyContext = {}): PolicyDecision {
+  const configured = configuredDecision(rules, question);
+  if (configured !== undefined) return configured;
+  if (context.builtinRules !== false) {
+    const asked = askedQuestion(question, context);
+    for (const rule of BUILTIN_RULES) {
+      if (rule.matches(asked)) return { action: "deny", rule: rule.name };
+    }
+  }
+  return DEFAULT_RULE;
+}
+
+/**
+ * What the user's rules alone decide (the first that matches), undefined when none matches. The
+ * built-in rules only ever deny, so whether a question goes to a person is known from this,
+ * without looking at the file system.
+ */
+export function configuredDecision(rules: readonly PermissionRule[], question: PermissionQuestion): PolicyDecision | undefined {
   for (const rule of rules) {
     if (rule.kind !== undefined && rule.kind !== question.kind) continue;
     if (rule.pattern !== undefined && !globMatches(rule.pattern, question.target ?? "")) continue;
     return { action: rule.action, rule: rule.name };
   }
-  if (context.builtinRules !== false) {
-    for (const rule of BUILTIN_RULES) {
-      if (rule.matches(question, context)) return { action: "deny", rule: rule.name };
-    }
-  }
-  return DEFAULT_RULE;
+  return undefined;
 }
 
 /** Whole-string glob match; `*` also crosses `/`, since commands are not paths. */

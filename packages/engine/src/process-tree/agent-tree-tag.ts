@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { killTagged, type TreeTag } from "./process-tree.ts";
+import { definedFields } from "@baton/protocol/core";
 
 /**
  * Set in every agent's environment, and inherited by what it starts: `<run id>/<random>`. The
@@ -18,5 +19,5 @@ export function agentTreeTag(runId?: string): TreeTag {
  * `notBefore` (the start time, in clock ticks, of the process that ran it). Returns how many.
  */
 export function killRunLeftovers(runId: string, notBefore?: number): number {
-  return killTagged(AGENT_TREE_ENV, (value) => value.startsWith(`${runId}/`), notBefore === undefined ? {} : { notBefore });
+  return killTagged(AGENT_TREE_ENV, (value) => value.startsWith(`${runId}/`), definedFields({ notBefore }));
 }

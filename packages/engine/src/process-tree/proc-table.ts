@@ -81,3 +81,44 @@ export function environValue(pid: number, name: string, procDir = "/proc"): stri
     .find((entry) => entry.startsWith(prefix))
     ?.slice(prefix.length);
 }
+
+/**
+ * Whether this kernel lists each thread's children (`/proc/<pid>/task/<tid>/children`, Linux
+ * 3.5 on with CONFIG_PROC_CHILDREN): asked of `pid`'s main thread, a process that is alive.
+ */
+export function listsChildren(pid: number, procDir = "/proc"): boolean {
+  return fs.existsSync(`${procDir}/${pid}/task/${pid}/children`);
+}
+
+/**
+ * The entries of the processes `roots` and of all their descendants, found by following each
+ * one's children (listed under the thread that forked them, `/proc/<pid>/task/<tid>/children`)
+ * instead of reading every process of the machine. A root that has gone is left out, and so is
+ * a process that exits while it is read. Needs {@link listsChildren}.
+ */
+export function readDescendants(roots: Iterable<number>, procDir = "/proc"): Map<number, ProcEntry> {
+  const table = new Map<number, ProcEntry>();
+  const pending = [...roots];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (table.has(pid)) continue;
+    const entry = readProcEntry(pid, procDir);
+    if (entry === undefined) continue;
+    table.set(pid, entry);
+    let tasks: string[];
+    try {
+      tasks = fs.readdirSync(`${procDir}/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      let children: string;
+      try {
+        children = fs.readFileSync(`${procDir}/${pid}/task/${task}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const child of children.split(" ")) if (/^\d+$/.test(child)) pending.push(Number(child));
+    }
+  }
+  return table;
+}

@@ -1,4 +1,4 @@
-import { environValue, hasExited, readProcEntry, readProcTable, type ProcEntry } from "./proc-table.ts";
+import { environValue, hasExited, listsChildren, readDescendants, readProcEntry, readProcTable, type ProcEntry } from "./proc-table.ts";
 
 /** A variable in the environment of every process of a tree: set in the root's, inherited by the rest. */
 export type TreeTag = { name: string; value: string };
@@ -56,7 +56,9 @@ export function findMembers(table: ReadonlyMap<number, ProcEntry>, marks: TreeMa
  * Looks at `/proc` this often while an agent runs, to learn its descendants while their
  * parents are still alive: a process that leaves the agent's session and whose parent then
  * exits can be told apart only by what an earlier look saw (or by the tree's tag). Each look
- * reads one small file per process (about 2 ms for a hundred processes).
+ * follows the remembered members' children (a few small files per process of the tree, not
+ * one per process of the machine); where the kernel does not list children, it reads every
+ * process's entry (about 2 ms for a hundred processes).
  */
 export const TREE_SCAN_MS = 500;
 
@@ -85,12 +87,15 @@ export class ProcessTree implements Disposable {
   readonly #root: ProcEntry;
   readonly #tag: TreeTag | undefined;
   readonly #procDir: string;
+  /** Whether a look can follow children (see listsChildren) rather than read the whole table. */
+  readonly #followsChildren: boolean;
   #timer: NodeJS.Timeout | undefined;
 
   private constructor(root: ProcEntry, tag: TreeTag | undefined, procDir: string) {
     this.#root = root;
     this.#tag = tag;
     this.#procDir = procDir;
+    this.#followsChildren = listsChildren(root.pid, procDir);
     this.#marks.members.set(root.pid, root.startTime);
     if (root.session === root.pid || root.pgrp === root.pid) this.#marks.leaders.set(root.pid, root.startTime);
   }
@@ -110,9 +115,16 @@ export class ProcessTree implements Disposable {
     return tree;
   }
 
-  /** Looks at `/proc` once and remembers the members it finds; returns them (exited ones included). */
+  /**
+   * Looks at `/proc` once and remembers the members it finds; returns them (exited ones
+   * included). The remembered members and their descendants are what a look must learn: a
+   * process that stays in a member's session or group without descending from one (an orphan
+   * re-parented to init) is found by the whole-table look of killAll, and one that also left
+   * the session by the tree's tag.
+   */
   scan(): ProcEntry[] {
-    return findMembers(readProcTable(this.#procDir), this.#marks);
+    const table = this.#followsChildren ? readDescendants(this.#marks.members.keys(), this.#procDir) : readProcTable(this.#procDir);
+    return findMembers(table, this.#marks);
   }
 
   /**

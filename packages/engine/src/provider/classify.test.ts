@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import { BUILTIN_AGENTS } from "../agents/builtin-agents.ts";
 import { classifyTurnFailure, providerFailureInWords } from "./classify.ts";
 import type { ProviderClassification, ProviderErrorClass, ProviderRules, TurnFailureEvidence } from "./classify.ts";
+import { definedFields } from "@baton/protocol/core";
 
 type CorpusEntry = {
   agent: "claude" | "codex" | "gemini" | "opencode" | "handmade";
@@ -23,13 +24,13 @@ function rulesOf(agent: CorpusEntry["agent"]): ProviderRules {
   const entry: { provider_error_prefixes?: readonly string[]; rate_limit_code?: number } = BUILTIN_AGENTS[agent];
   return {
     provider_error_prefixes: entry.provider_error_prefixes ?? [],
-    ...(entry.rate_limit_code === undefined ? {} : { rate_limit_code: entry.rate_limit_code }),
+    ...definedFields({ rate_limit_code: entry.rate_limit_code }),
   };
 }
 
 const NONE: TurnFailureEvidence = {};
 const RULES: ProviderRules = { provider_error_prefixes: [] };
-const internal = (message: string, data?: unknown) => ({ error: { code: -32603, message, ...(data === undefined ? {} : { data }) } });
+const internal = (message: string, data?: unknown) => ({ error: definedFields({ code: -32603, message, data }) });
 const pick = (c: ProviderClassification | undefined) => c && { class: c.class, status: c.status, retryAfterMs: c.retryAfterMs };
 
 describe("the corpus of real agents' words", () => {

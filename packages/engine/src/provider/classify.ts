@@ -3,6 +3,8 @@
 // standard-error lines. Pure: no I/O, no schema library. The phrasings it knows are the ones
 // the real agents were seen to use against the model twin (provider-errors.corpus.json).
 
+import { definedFields } from "@baton/protocol/core";
+
 export type ProviderErrorClass = "rate_limited" | "overloaded" | "unreachable" | "quota" | "unauthorized" | "other";
 /** Per-agent rules, from the agent's registry entry. */
 export type ProviderRules = { provider_error_prefixes: readonly string[]; rate_limit_code?: number };
@@ -133,7 +135,7 @@ function statusClass(status: number): ProviderErrorClass {
  */
 function decide(found: { status?: number; retryAfterMs?: number; words: readonly string[]; kinds: readonly ProviderErrorClass[] }): Reading {
   const text = found.words.join("\n");
-  const extras = { ...(found.status === undefined ? {} : { status: found.status }), ...(found.retryAfterMs === undefined ? {} : { retryAfterMs: found.retryAfterMs }) };
+  const extras = definedFields({ status: found.status, retryAfterMs: found.retryAfterMs });
   const quota = QUOTA_WORDS.test(text) || found.status === 402 || found.kinds.includes("quota");
   if (quota) return { class: found.status !== 402 && found.retryAfterMs !== undefined ? "rate_limited" : "quota", ...extras };
   if (found.status !== undefined && statusClass(found.status) !== "other") return { class: statusClass(found.status), ...extras };
@@ -220,7 +222,7 @@ function read(text: string, data?: unknown): Reading {
   // Words name statuses and delays before fields do: "API Error: 529" beats a nested field.
   const status = statusInWords(text) ?? found.status ?? statusInWords(found.words.slice(1).join("\n"));
   const retryAfterMs = retryAfterInWords(text) ?? found.retryAfterMs ?? retryAfterInWords(found.words.slice(1).join("\n"));
-  return decide({ ...found, ...(status === undefined ? {} : { status }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  return decide({ ...found, ...definedFields({ status, retryAfterMs }) });
 }
 
 // --- sources ----------------------------------------------------------------------------------
@@ -280,22 +282,16 @@ export function classifyTurnFailure(evidence: TurnFailureEvidence, rules: Provid
   const all = candidates(evidence, rules);
   const decided = all.find((candidate) => candidate.class !== "other");
   if (decided === undefined) {
-    const source = evidence.error !== undefined ? "error" : evidence.lastWords?.trim() ? "message" : evidence.stderr?.length ? "stderr" : "error";
+    const source: ProviderClassification["source"] = evidence.error !== undefined ? "error" : evidence.lastWords?.trim() ? "message" : evidence.stderr?.length ? "stderr" : "error";
     const message =
       source === "error" ? (evidence.error?.message ?? "") : source === "message" ? (paragraphsLastFirst(evidence.lastWords ?? "")[0] ?? "") : (evidence.stderr?.at(-1) ?? "");
     const status = all.find((candidate) => candidate.status !== undefined)?.status;
-    return { class: "other", ...(status === undefined ? {} : { status }), source, message: cut(message) };
+    return definedFields({ class: "other" as const, status, source, message: cut(message) });
   }
   const same = all.filter((candidate) => candidate.class === decided.class);
   const status = decided.status ?? same.find((candidate) => candidate.status !== undefined)?.status;
   const retryAfterMs = decided.retryAfterMs ?? same.find((candidate) => candidate.retryAfterMs !== undefined)?.retryAfterMs;
-  return {
-    class: decided.class,
-    ...(status === undefined ? {} : { status }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    source: decided.source,
-    message: cut(decided.message),
-  };
+  return definedFields({ class: decided.class, status, retryAfterMs, source: decided.source, message: cut(decided.message) });
 }
 
 /** Curly and straight apostrophes compare equal: agents write "We’re", configs "We're". */

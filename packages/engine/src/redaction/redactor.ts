@@ -21,7 +21,10 @@ export class Redactor {
   /** The longest needle: the most text a streaming redactor may have to hold back. */
   readonly longest: number;
 
+  readonly #secrets: readonly string[];
+
   constructor(secrets: readonly string[]) {
+    this.#secrets = secrets;
     const needles = new Set<string>();
     for (const secret of secrets) {
       if (secret.length === 0) continue;
@@ -32,6 +35,11 @@ export class Redactor {
     this.#needles = [...needles].sort((a, b) => b.length - a.length);
     this.longest = this.#needles[0]?.length ?? 0;
     this.#starts = new Set(this.#needles.map((needle) => needle.charAt(0)));
+  }
+
+  /** A redactor that also hides `more` (a run token issued after this one was made). */
+  with(more: readonly string[]): Redactor {
+    return new Redactor([...this.#secrets, ...more]);
   }
 
   get active(): boolean {

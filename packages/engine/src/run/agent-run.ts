@@ -6,6 +6,7 @@ import type { EventSink, FinishedToolCall } from "../acp/event-mapper.ts";
 import type { LiveSession } from "../acp/live-session.ts";
 import type { AgentCommand } from "../acp/agent-process.ts";
 import type { SessionSetup } from "../agents/agent-launch.ts";
+import type { ProxyWiring } from "../agents/proxy-wiring.ts";
 import { Conductor, type ConductAgent } from "../conduct/conductor.ts";
 import type { RunLimits } from "../conduct/limits.ts";
 import { workspaceHasChange } from "../conduct/output-check.ts";
@@ -15,8 +16,10 @@ import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
 import { TraceStore } from "../trace/trace-store.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
+import type { PeopleChannel, PeopleSettings } from "../input/people-channel.ts";
 import type { AgentIsolationMode } from "../isolation/user-namespace.ts";
 import type { RunSink } from "./run-sink.ts";
+import type { AgentSandbox, ProxyRelay } from "../sandbox/prepare-sandbox.ts";
 
 /** One agent as a run starts it: its name, command, session setup and the conductor's facts from its registry entry. */
 export type AgentToRun = {
@@ -26,6 +29,8 @@ export type AgentToRun = {
   setup?: SessionSetup | undefined;
   agent?: ConductAgent | undefined;
   fallbackModel?: string | undefined;
+  /** How it is pointed at the inference proxy, when the run has one (its entry's `proxy`). */
+  proxyWiring?: ProxyWiring | undefined;
 };
 
 /** What every agent session of a run shares: its limits, rules, trace caps and clocks. */
@@ -40,19 +45,30 @@ export type AgentRunSettings = {
   redactor: Redactor;
   /** `[isolation] agent`: the agent in a user namespace of its own (the default), or not. */
   isolation?: AgentIsolationMode | undefined;
+  /** `[sandbox] kind = "bwrap"`: each agent in a sandbox of its own (checked before the run). */
+  sandbox?: AgentSandbox | undefined;
+  /** How a sandboxed agent reaches the run's inference proxy (set by the run when it has one). */
+  proxyRelay?: (() => Promise<ProxyRelay>) | undefined;
   now: () => Date;
   version: string;
+  /** Limits on people's inputs (`baton steer`) and how long a permission question waits for a person. */
+  peopleSettings?: PeopleSettings | undefined;
+  /** The run's people (opened by the run from `peopleSettings`): their inputs, their answers to `ask` rules' questions. */
+  people?: PeopleChannel | undefined;
+  /** A CI job's step summary file (`$GITHUB_STEP_SUMMARY`): the run's bounded transcript is appended to it at its end. */
+  stepSummaryFile?: string | undefined;
 };
 
 /** What starts one agent session in a run: where it logs, how it is set up, where it works. */
 export type AgentSessionRun = { dir: string; settings: AgentRunSettings; agent: AgentToRun; workspace: Workspace; signal: AbortSignal };
 
 /** The conductor of one prompt: the run's limits, retries and watches, on `sink`. */
-export function newConductor(sink: RunSink, run: AgentSessionRun & { prompt: string; startedAt: number }): Conductor {
+export function newConductor(sink: RunSink, run: AgentSessionRun & { prompt: string; startedAt: number; promptReason?: "task" | "fix" }): Conductor {
   const { settings, agent } = run;
   return new Conductor(
     definedFields({
       task: run.prompt,
+      taskReason: run.promptReason,
       sink,
       limits: settings.limits ?? {},
       retry: settings.retry ?? DEFAULT_RETRY_SCHEDULE,
@@ -62,6 +78,7 @@ export function newConductor(sink: RunSink, run: AgentSessionRun & { prompt: str
       cancelGraceMs: settings.cancelGraceMs,
       signal: run.signal,
       startedAt: run.startedAt,
+      inputs: settings.people?.inputs,
     }),
   );
 }
@@ -83,6 +100,7 @@ export async function runAgentSessionSafely(
         // The run's directory is named after its id: the agent's processes carry it (see agent-tree-tag.ts).
         command: { ...agent.command, cwd: run.workspace.path, runId: basename(run.dir) },
         isolation: settings.isolation,
+        sandbox: settings.sandbox === undefined ? undefined : { sandbox: settings.sandbox, relay: settings.proxyRelay },
         conduct: drive.conduct,
         onToolFinished: drive.onToolFinished,
         sink,
@@ -90,6 +108,8 @@ export async function runAgentSessionSafely(
         transcriptPath: join(run.dir, "acp.jsonl"),
         rules: settings.rules,
         builtinRules: settings.builtinRules !== false,
+        asker: settings.people?.asker,
+        questions: settings.people?.questions,
         trace: new TraceStore(definedFields({ runDir: run.dir, redactor: settings.redactor, maxChars: settings.maxOutputChars })),
         cancelGraceMs: settings.cancelGraceMs,
         signal: run.signal,

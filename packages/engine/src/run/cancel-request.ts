@@ -1,31 +1,42 @@
-import { watch, type FSWatcher } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { mkdirSync, watch, type FSWatcher } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { REQUESTS_DIR } from "../input/request-folder.ts";
 
-/** A request to cancel a run, left by another process (or the server) in the run's folder. */
+/** A request to cancel a run, left by another process (or the server) in the run's requests folder. */
 export type CancelRequest = { by: string; reason?: string };
 
 export const CANCEL_REQUEST_FILE = "cancel-request.json";
+
+/**
+ * Where the cancel request is left: `requests/` in the run's folder, beside people's requests.
+ * Not the run's folder itself, which the run's log, its commit hint and its ACP transcript are
+ * written to many times a second: a watch of that folder woke the run's process at each write.
+ */
+export function cancelRequestPath(runDir: string): string {
+  return join(runDir, REQUESTS_DIR, CANCEL_REQUEST_FILE);
+}
 /** Watching may miss an event (network file systems, overlay quirks): also look this often. */
 const CANCEL_POLL_MS = 250;
 
 /** Leaves a cancel request for the process running the run. Atomic: written aside, then renamed. */
 export async function requestCancel(runDir: string, request: CancelRequest): Promise<void> {
-  const path = join(runDir, CANCEL_REQUEST_FILE);
+  const path = cancelRequestPath(runDir);
+  await mkdir(join(runDir, REQUESTS_DIR), { recursive: true });
   await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify({ ...request, at: new Date().toISOString() }));
   await rename(`${path}.tmp-${process.pid}`, path);
 }
 
 /**
- * Calls `onRequest` once when a cancel request appears in `runDir`. Returns a function that
- * stops watching.
+ * Calls `onRequest` once when a cancel request appears in `runDir`'s requests folder (made
+ * here, so that it can be watched from the start). Returns a function that stops watching.
  */
 export function watchCancelRequest(runDir: string, onRequest: (request: CancelRequest) => void): () => void {
   let done = false;
   let watcher: FSWatcher | undefined;
   const check = async () => {
     if (done) return;
-    const text = await readFile(join(runDir, CANCEL_REQUEST_FILE), "utf8").catch(() => undefined);
+    const text = await readFile(cancelRequestPath(runDir), "utf8").catch(() => undefined);
     if (text === undefined || done) return;
     let request: CancelRequest = { by: "unknown" };
     try {
@@ -40,7 +51,8 @@ export function watchCancelRequest(runDir: string, onRequest: (request: CancelRe
   const poll = setInterval(() => void check(), CANCEL_POLL_MS);
   poll.unref();
   try {
-    watcher = watch(runDir, (_event, name) => {
+    mkdirSync(join(runDir, REQUESTS_DIR), { recursive: true });
+    watcher = watch(join(runDir, REQUESTS_DIR), (_event, name) => {
       if (name === CANCEL_REQUEST_FILE) void check();
     });
     watcher.on("error", () => watcher?.close());

@@ -70,3 +70,25 @@ test("a stop by the provider after a hand-back fails the run when nothing was co
   assert.equal(kept.status, "stopped");
   assert.equal(kept.final.data["commit"], "abc");
 });
+
+test("a completed run whose validation still fails fails validation_failed; a passing one succeeds", () => {
+  const error = { code: "validation_failed", message: "validation still fails after 2 fix rounds: `npm test`" };
+  const failedRun = end({ ...base, kind: "completed", stopReason: "end_turn" }, { commit: { sha: "abc" }, validation: { passed: false, error } });
+  assert.equal(failedRun.status, "failed");
+  assert.deepEqual(failedRun.final, { type: "run.failed", data: { error, usage, active_ms: 1_500 } });
+  const passed = end({ ...base, kind: "completed", stopReason: "end_turn" }, { commit: { sha: "abc" }, validation: { passed: true } });
+  assert.equal(passed.status, "succeeded");
+});
+
+test("validation does not turn a stop or a cancel into validation_failed", () => {
+  const validation = { passed: false, error: { code: "validation_failed", message: "x" } };
+  assert.equal(end({ ...base, kind: "stopped", by: "time", handedBack: true }, { commit: { sha: "abc" }, validation }).status, "stopped");
+  assert.equal(end({ ...base, kind: "cancelled" }, { validation }).status, "cancelled");
+});
+
+test("a refused or conflicting delivery fails a run that would succeed, with its own code", () => {
+  const error = { code: "merge_conflicted", message: "conflicts in a.txt" };
+  const result = end({ ...base, kind: "completed", stopReason: "end_turn" }, { commit: { sha: "abc" }, delivery: { error } });
+  assert.equal(result.status, "failed");
+  assert.deepEqual(result.error, error);
+});

@@ -15,6 +15,10 @@ export type RunEndInput = {
   /** The run's total cost so far, when the agent reports one. */
   costUsd?: number;
   durationMs: number;
+  /** The last validation of the agent's work (`[validation]`, `--validate`), when the run has commands. */
+  validation?: { passed: boolean; error?: ErrorInfo | undefined } | undefined;
+  /** Delivery of a run that would otherwise succeed (`--merge`): its refusal or conflict fails the run. */
+  delivery?: { error?: ErrorInfo | undefined } | undefined;
 };
 
 /** How a run ends: the status the caller reports, and the events that say so, in order. */
@@ -44,6 +48,8 @@ export const FAILING_STOP_REASONS: Readonly<Record<string, string>> = {
  *   failure: the work is kept and the run says who stopped it. A stop by the provider with
  *   nothing committed (even after a hand-back) is a failure, with the provider's class.
  * - A turn that ended for a failing stop reason (`max_tokens`, `refusal`, …) fails the run.
+ * - A completed run whose validation still fails fails `validation_failed` (its work is
+ *   committed all the same); one whose delivery was refused or conflicted fails with that.
  */
 export function decideRunEnd(input: RunEndInput): RunEnd {
   const logs: RunEnd["logs"] = [];
@@ -71,6 +77,10 @@ export function decideRunEnd(input: RunEndInput): RunEnd {
     case "completed": {
       const code = FAILING_STOP_REASONS[outcome.stopReason];
       if (code !== undefined) return failed(logs, { code, message: `the agent ended its turn with stop reason ${outcome.stopReason}` }, undefined, usage, input.durationMs);
+      if (input.validation !== undefined && !input.validation.passed) {
+        return failed(logs, input.validation.error ?? { code: "validation_failed", message: "validation failed" }, undefined, usage, input.durationMs);
+      }
+      if (input.delivery?.error !== undefined) return failed(logs, input.delivery.error, undefined, usage, input.durationMs);
       return { status: "succeeded", logs, final: { type: "run.completed", data: completedData({ status: "succeeded" }, usage, input, committed) } };
     }
     case "stopped":

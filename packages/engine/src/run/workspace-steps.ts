@@ -8,6 +8,12 @@ import type { RunSink } from "./run-sink.ts";
 /** Makes the run's workspace, named after the redacted task, and records `workspace.ready`. */
 export async function readyWorkspace(sink: RunSink, plan: WorkspacePlan, run: { number: number; task: string }): Promise<Workspace> {
   const workspace = await openWorkspace(plan, { number: run.number, task: sink.redactText(run.task) });
+  recordWorkspace(sink, workspace);
+  return workspace;
+}
+
+/** Records `workspace.ready` for a workspace made (or, for a run continued on another worker, made again). */
+export function recordWorkspace(sink: RunSink, workspace: Workspace): void {
   const data: Record<string, unknown> = { path: workspace.path, kind: workspace.kind };
   if (workspace.branch !== undefined) data["branch"] = workspace.branch;
   if (workspace.base !== undefined) data["base"] = workspace.base;
@@ -15,7 +21,6 @@ export async function readyWorkspace(sink: RunSink, plan: WorkspacePlan, run: { 
   if (workspace.baseSha !== undefined) data["base_sha"] = workspace.baseSha;
   if (workspace.includedDirty !== undefined) data["included_dirty"] = workspace.includedDirty;
   sink.append("workspace.ready", data);
-  return workspace;
 }
 
 /**

@@ -1,110 +1,57 @@
-import fs from "node:fs";
-import { DEFAULT_EVENT_LIMIT_BYTES } from "@baton/protocol/core";
-import { monotonicFactory } from "ulid";
+import { definedFields } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
-import { CommitBus } from "./commit-bus.ts";
-import { FOLLOW_POLL_MS } from "./commit-waker.ts";
-import { FeedRows } from "./feed-rows.ts";
-import { HintFile } from "./hint-file.ts";
-import { DEFAULT_BUSY_TIMEOUT_MS } from "./index-db.ts";
-import { openIndexSettingAside, warnIndexSetAside, type OnIndexSetAside } from "./index-set-aside.ts";
-import { storeLayout, type StoreLayout } from "./layout.ts";
-import { nodeLogFileSystem, type LogFileSystem } from "./log-file-system.ts";
-import { warnMalformed, type OnMalformed } from "./log-range-reader.ts";
-import { currentProcess } from "./process-identity.ts";
-import { rebuildIfNeeded } from "./rebuild.ts";
-import { reconcileAll } from "./reconcile-all.ts";
-import { isWritableDirectory, storeFailure } from "./store-failure.ts";
-import { RunCatalog } from "./run-catalog.ts";
-import type { RunWriter } from "./run-writer.ts";
-import { isDirectory, Store } from "./store.ts";
-import type { StoreContext } from "./store-context.ts";
+import type { RunStore } from "./contract/run-store.ts";
+import type { StoreStatus } from "./pg/store-status.ts";
 
-export type StoreOptions = {
-  /** Clock for event times and lock records (default: the system clock). */
-  now?: () => Date;
-  /** Source of new run ids, `run_` + ULID (default: monotonic ULIDs from `now`). */
-  newRunId?: () => string;
-  /** The write/fsync seam (default: node:fs). */
-  fileSystem?: LogFileSystem;
-  /** Serialized size above which an event's data is replaced by a truncation marker. */
-  eventLimitBytes?: number;
-  /** How long to wait for another process's index transaction. */
-  busyTimeoutMs?: number;
-  /** Follower polling interval, the fallback of fs.watch. */
-  pollMs?: number;
-  /** Where malformed log lines are reported (default: a process warning). */
-  onMalformed?: OnMalformed;
-  /** Where a damaged index.db moved aside is reported (default: a process warning). */
-  onIndexSetAside?: OnIndexSetAside;
+export type { StoreStatus };
+import { openStore as openFileStore, type StoreOptions as FileStoreOptions } from "./file/open-store.ts";
+
+export type StoreOptions = FileStoreOptions & {
   /**
-   * Writers listen on a live socket so that other processes receive their ephemeral events
-   * (`agent.delta`); default true. Off, deltas reach subscribers in this process only.
+   * Where the runs are: unset or empty for the embedded store in `batonDir`, or a PostgreSQL
+   * URL (`postgres://user@host:5432/db`) for the store many machines share.
    */
-  liveEvents?: boolean;
+  url?: string | undefined;
+  /** PostgreSQL only: how long a writer's lease lasts without a heartbeat. */
+  leaseMs?: number;
 };
 
 /**
- * Opens the store of a project: `<batonDir>/index.db` and `<batonDir>/runs/`. The directory
- * must exist (`baton init` creates it). A missing or new index.db is rebuilt from the logs (a
- * damaged one is moved aside first, see openIndexSettingAside), and runs whose writer died
- * between fsync and index commit are brought up to date. A store that cannot be opened for
- * want of space, of write access, or of a working disk is a `BatonError` saying which.
+ * Opens the store of a project: the embedded one in `batonDir` (see the file store's
+ * `openStore`), or, with a PostgreSQL `url`, the shared one (its driver is loaded only then).
+ * Every caller outside the store works through the returned contract, whichever store it is.
  *
  * @example
  * await using store = await openStore(".baton");
  * const writer = await store.createRun({ task: "fix the flaky test", agent: "claude", repo });
- * writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host });
- * await writer.close();
  */
-export async function openStore(batonDir: string, options: StoreOptions = {}): Promise<Store> {
-  const layout = storeLayout(batonDir);
-  if (!isDirectory(layout.batonDir)) {
-    throw new BatonError("not_initialized", `${layout.batonDir} does not exist`, { hint: "run `baton init` in the repository first" });
-  }
-  try {
-    return await openExistingStore(layout, options);
-  } catch (error) {
-    if (error instanceof BatonError) throw error;
-    // SQLite says "unable to open database file" of a directory it cannot make its -wal in.
-    const kind = isWritableDirectory(layout.batonDir) ? undefined : "read_only";
-    throw storeFailure(error, `opening ${layout.batonDir}`, kind === undefined ? {} : { kind }) ?? error;
-  }
+export async function openStore(batonDir: string, options: StoreOptions = {}): Promise<RunStore> {
+  const { url, leaseMs, ...fileOptions } = options;
+  if (url === undefined || url === "") return openFileStore(batonDir, fileOptions);
+  const { openPgStore } = await import("./pg/open-pg-store.ts");
+  checkStoreUrl(url);
+  return openPgStore(url, batonDir, definedFields({ now: fileOptions.now, newRunId: fileOptions.newRunId, eventLimitBytes: fileOptions.eventLimitBytes, pollMs: fileOptions.pollMs, leaseMs }));
 }
 
-async function openExistingStore(layout: StoreLayout, options: StoreOptions): Promise<Store> {
-  fs.mkdirSync(layout.runsDir, { recursive: true });
-  const now = options.now ?? (() => new Date());
-  const db = openIndexSettingAside(layout.indexPath, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, now, options.onIndexSetAside ?? warnIndexSetAside);
-  let feedHint: HintFile | undefined;
-  try {
-    feedHint = new HintFile(layout.feedHintPath);
-    const nextUlid = monotonicFactory();
-    const writers = new Set<RunWriter>();
-    const context: StoreContext = {
-      layout,
-      db,
-      catalog: new RunCatalog(db),
-      feed: new FeedRows(db),
-      bus: new CommitBus(),
-      feedHint,
-      fileSystem: options.fileSystem ?? nodeLogFileSystem,
-      now,
-      nowMs: options.now === undefined ? Date.now : () => now().getTime(),
-      newRunId: options.newRunId ?? (() => `run_${nextUlid(now().getTime())}`),
-      identity: currentProcess(),
-      eventLimitBytes: options.eventLimitBytes ?? DEFAULT_EVENT_LIMIT_BYTES,
-      pollMs: options.pollMs ?? FOLLOW_POLL_MS,
-      liveEvents: options.liveEvents ?? true,
-      onMalformed: options.onMalformed ?? warnMalformed,
-      onClosed: (writer) => writers.delete(writer),
-    };
-    await rebuildIfNeeded(context);
-    await reconcileAll(context);
-    return new Store(context, writers);
-  } catch (error) {
-    feedHint?.close();
-    db.close();
-    throw error;
+/** Creates or upgrades the schema of the store at `url` (PostgreSQL); returns the versions applied. */
+export async function migrateStore(url: string): Promise<number[]> {
+  checkStoreUrl(url);
+  const { migratePgStore } = await import("./pg/open-pg-store.ts");
+  return migratePgStore(url);
+}
+
+/** Schema, runs and the feed's state of the store at `url` (PostgreSQL): what holds the feed back. */
+export async function storeStatus(url: string): Promise<StoreStatus> {
+  checkStoreUrl(url);
+  const { pgStoreStatus } = await import("./pg/store-status.ts");
+  return pgStoreStatus(url);
+}
+
+/** Throws `bad_store_url` unless `url` is one a store takes. */
+export function checkStoreUrl(url: string): void {
+  if (!/^postgres(ql)?:\/\/[^\s]+$/i.test(url)) {
+    throw new BatonError("bad_store_url", `${JSON.stringify(url.slice(0, 200))} is not a store URL`, {
+      hint: "give a PostgreSQL URL (postgres://user@host:5432/database), or leave it unset for the embedded store",
+    });
   }
 }

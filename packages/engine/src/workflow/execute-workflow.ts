@@ -5,9 +5,14 @@ import { limitsData } from "../conduct/limits.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
 import type { AgentRunSettings, AgentToRun } from "../run/agent-run.ts";
+import { openRunProxy, type RunProxySettings } from "../run/run-proxy.ts";
 import { watchRunCancel } from "../run/cancel-request.ts";
+import { openPeopleChannel, type PeopleChannel } from "../input/people-channel.ts";
 import { RunSink, type RunLogWriter } from "../run/run-sink.ts";
-import { readyWorkspace } from "../run/workspace-steps.ts";
+import { readyWorkspace, recordWorkspace } from "../run/workspace-steps.ts";
+import { captureRunArtifacts, setupRunWorkspace } from "../delivery/run-around.ts";
+import type { RunDelivery } from "../delivery/run-delivery.ts";
+import { capturedSoFar } from "../artifacts/capture-artifacts.ts";
 import { TraceStore } from "../trace/trace-store.ts";
 import { git } from "../workspace/git-cli.ts";
 import type { Workspace } from "../workspace/open-workspace.ts";
@@ -38,8 +43,10 @@ export type WorkflowRunRequest = {
   /** The run's own agent: stages that name none run it. */
   agent: AgentToRun;
   /** Another agent or model for a stage that names one (`agent=`, `model=`, the stylesheet). */
-  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
+  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined, branch?: string) => Promise<AgentToRun>;
   settings: AgentRunSettings;
+  /** The process's inference proxy: one run token for the run attempt, every stage's agent pointed at it as its entry says. */
+  proxy?: RunProxySettings;
   router: WorkflowRouter;
   workflow: LoadedWorkflow;
   repo: RepoInfo;
@@ -47,6 +54,8 @@ export type WorkflowRunRequest = {
   autoApprove: boolean;
   /** The base environment of command stages. */
   commandEnv: Record<string, string>;
+  /** `[setup]` in each fresh workspace, validate and merge stages, `[artifacts]` after each stage. */
+  delivery?: RunDelivery | undefined;
   signal: AbortSignal;
   /**
    * A new run: where it works. A fork: a new run too, its workspace at another run's
@@ -56,7 +65,16 @@ export type WorkflowRunRequest = {
   start:
     | { kind: "new"; workspace: WorkspacePlan }
     | { kind: "fork"; workspace: WorkspacePlan; fork: ForkPoint }
-    | { kind: "resume"; state: RunState; attempt: number; decision?: GateDecision | undefined };
+    | {
+        kind: "resume";
+        state: RunState;
+        attempt: number;
+        decision?: GateDecision | undefined;
+        /** Where it works now, when not where it worked before (a lost worker's run, on the worker that took it over: recorded as a new `workspace.ready`). */
+        workspace?: Workspace | undefined;
+        /** The seq of the checkpoint it goes on after, when not its last one (the last one the remote has). */
+        checkpoint?: number | undefined;
+      };
 };
 
 /**
@@ -65,15 +83,25 @@ export type WorkflowRunRequest = {
  * closed on every path.
  */
 export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRunRequest): Promise<WorkflowRunResult> {
+  // The run attempt's token to the proxy, issued before anything is logged: the log hides it.
+  let proxySink: RunSink | undefined;
+  const proxied = openRunProxy(request.proxy, { limits: request.settings.limits ?? {}, redactor: request.settings.redactor, emit: (type, data) => proxySink?.append(type, data) });
+  if (proxied !== undefined) {
+    const wire = (agent: AgentToRun): AgentToRun => ({ ...agent, command: proxied.wire(agent.command, agent.proxyWiring) });
+    const resolveAgent = request.resolveAgent;
+    request = { ...request, settings: { ...request.settings, redactor: proxied.redactor, proxyRelay: proxied.relay }, agent: wire(request.agent), resolveAgent: async (...args) => wire(await resolveAgent(...args)) };
+  }
   const resumed = request.start.kind === "resume" ? request.start : undefined;
   // A resumed run's sink starts from its folded log: run-wide limits and goal gates see every attempt.
   const sink = new RunSink(writer, request.settings.redactor, resumed === undefined ? undefined : { state: resumed.state, listeners: new Set() });
+  proxySink = sink;
   const started = request.settings.now().getTime();
   const startedMono = performance.now();
   // A log that cannot be written (a full disk) ends the run too; closing the writer reports why.
   const cancel = watchRunCancel(writer.dir, request.signal, writer.failure);
   let result: WorkflowRunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   let threads: AgentThreads | undefined;
+  let people: PeopleChannel | undefined;
   try {
     let workspace: Workspace | { code: string; message: string };
     let start: WalkStart;
@@ -88,12 +116,21 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
       sink.append("workflow.loaded", definedFields({ ...request.workflow }));
       workspace = await readyWorkspace(sink, (request.start as { workspace: WorkspacePlan }).workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
       if (fork !== undefined && !("code" in workspace)) for (const [type, data] of forkStartEvents(fork)) sink.append(type, data);
+      // A fresh workspace is set up before its first stage; a failing setup fails the run before any agent starts.
+      if (!("code" in workspace)) {
+        const place = { runDir: writer.dir, workspace, redactor: request.settings.redactor, maxOutputChars: request.settings.maxOutputChars, signal: cancel.signal };
+        workspace = (await setupRunWorkspace(sink, request.delivery, place)) ?? workspace;
+      }
       start = fork?.start ?? { node: request.router.startId, context: {}, visits: {}, previous: { outcome: "succeeded" } };
     } else {
       // Where to go on is read from the log as it was: the new run.started changes the folded state.
-      const point = resumePoint(resumed.state, request.router.startId);
+      const point = resumePoint(resumed.state, request.router.startId, resumed.checkpoint);
       sink.append("run.started", { attempt: resumed.attempt, resumed: true, pid: process.pid, host: hostname() });
-      workspace = await existingWorkspace(resumed.state);
+      if (resumed.workspace === undefined) workspace = await existingWorkspace(resumed.state);
+      else {
+        workspace = resumed.workspace;
+        recordWorkspace(sink, workspace);
+      }
       if (!("code" in workspace)) await salvage(sink, workspace, writer, request.task, point.inFlight);
       start = point.start;
     }
@@ -105,21 +142,29 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     const trace = new TraceStore(definedFields({ runDir: writer.dir, redactor: request.settings.redactor, maxChars: request.settings.maxOutputChars }));
     let decision = resumed?.decision;
     const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
-    threads = new AgentThreads({ dir: writer.dir, settings: request.settings, workspace: ready, signal: cancel.signal }, { outside: sink, startedAt: startedMono });
+    // People's inputs and answers reach whichever agent stage runs; what still waits at the end is rejected.
+    people = await openPeopleChannel(writer.dir, sink, request.settings.peopleSettings);
+    const settings: AgentRunSettings = { ...request.settings, people };
+    threads = new AgentThreads({ dir: writer.dir, settings, workspace: ready, signal: cancel.signal }, { outside: sink, startedAt: startedMono });
     const run = { runId: writer.runId, number: writer.number, task: request.task };
+    const artifactsSeen = await capturedSoFar(writer.dir);
     const end = await walkWorkflow({
       router: request.router,
       sink,
       start,
       signal: cancel.signal,
       sleep,
-      checkpointCommit: (stage) => commitStage(stage.sink, ready, run, stage),
+      checkpointCommit: async (stage) => {
+        const sha = await commitStage(stage.sink, ready, run, stage);
+        await captureRunArtifacts(stage.sink, request.delivery, { runDir: writer.dir, workspace: ready, redactor: request.settings.redactor, signal: cancel.signal }, artifactsSeen);
+        return sha;
+      },
       handlers: stageHandlers(
         {
           router: request.router,
           run,
           runDir: writer.dir,
-          settings: request.settings,
+          settings,
           startedAt: startedMono,
           resolveAgent: request.resolveAgent,
           commandEnv: request.commandEnv,
@@ -127,6 +172,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
           autoApprove: request.autoApprove,
           threads,
           sleep,
+          delivery: request.delivery,
           takeDecision: () => {
             const taken = decision;
             decision = undefined;
@@ -138,6 +184,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     });
     // Shared sessions end before the run does: their agent.finished precedes the final event.
     await threads.close();
+    people.close();
     const head = ready.kind === "worktree" ? await git(ready.path, ["rev-parse", "HEAD"]).catch(() => undefined) : undefined;
     const decided = decideWorkflowEnd({
       end,
@@ -151,9 +198,14 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
     result = { ...result, ...decided.result };
   } finally {
     await threads?.close();
+    people?.close({ silently: true });
+    proxied?.close();
     cancel.stop();
     await writer.close();
   }
+  // Loaded at the run's end: the transcript renderer is no part of a run's start-up.
+  const { writeRunTranscripts } = await import("../transcript/run-transcripts.ts");
+  await writeRunTranscripts(writer.dir, request.settings.redactor, { stepSummaryFile: request.settings.stepSummaryFile });
   return result;
 }
 
@@ -167,7 +219,7 @@ async function existingWorkspace(state: RunState): Promise<Workspace | { code: s
     () => false,
   );
   if (!exists) return { code: "workspace_missing", message: `the run's worktree ${recorded.path} is gone (was it cleaned?): it cannot be resumed; fork it instead` };
-  return definedFields({ kind, path: recorded.path, root: recorded.path, branch: recorded.branch, base: recorded.base, baseSha: recorded.base_sha }) as Workspace;
+  return definedFields({ kind, path: recorded.path, root: recorded.path, branch: recorded.branch, base: recorded.base, baseBranch: recorded.base_branch, baseSha: recorded.base_sha }) as Workspace;
 }
 
 /** What a crashed visit left uncommitted is kept: one salvage commit, before the visit runs again. */

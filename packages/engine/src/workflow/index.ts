@@ -9,3 +9,5 @@ export { definitionRouter, loadedWorkflow } from "./definition-router.ts";
 export { answerGate, type GateDecision } from "./gate-answer.ts";
 export { forkPoint, type ForkAt, type ForkOrigin, type ForkPoint } from "./fork-point.ts";
 export type { AgentRunSettings, AgentToRun } from "../run/agent-run.ts";
+export { proxySettingsFor } from "../run/proxy-settings.ts";
+export type { RunProxySettings } from "../run/run-proxy.ts";

@@ -60,3 +60,21 @@ test("a gate that waits keeps its open visit; a finished or running run cannot b
   refused(fold(...opening, ...planDone, ["run.completed", { status: "succeeded", usage: { input_tokens: 0, output_tokens: 0 }, active_ms: 1, duration_ms: 1 }]));
   refused(fold(...opening, ...planDone));
 });
+
+test("given an earlier checkpoint (the newest a lost worker pushed), the walk goes on after it: the visits after it run again", () => {
+  const buildDone: [string, Record<string, unknown>, StageScope][] = [
+    ["stage.started", { stage: "build", handler: "command", visit: 1, attempt: 1, max_attempts: 1 }, build],
+    ["stage.completed", { stage: "build", visit: 1, outcome: "succeeded", duration_ms: 1 }, build],
+    ["checkpoint.saved", { stage: "build", visit: 1, context: { a: 1, b: 2 }, next: "ship", visits: { plan: 1, build: 1 } }, build],
+  ];
+  const lost = { code: "worker_lost", message: "the worker running this run was lost" };
+  const state = fold(...opening, ...planDone, ...buildDone, ["run.failed", { error: lost }]);
+  // plan's checkpoint is seq 6, build's seq 9.
+  assert.deepEqual(resumePoint(state, "start", 6), {
+    start: { node: "build", context: { a: 1 }, visits: { plan: 1 }, previous: { outcome: "succeeded" } },
+    inFlight: { stage: "build", visit: 1 },
+  });
+  assert.deepEqual(resumePoint(state, "start", 9).start.node, "ship");
+  assert.deepEqual(resumePoint(state, "start").start.node, "ship", "without one, the last checkpoint");
+  assert.throws(() => resumePoint(state, "start", 7), (error) => error instanceof BatonError && error.code === "not_resumable" && /no checkpoint at seq 7/.test(error.message));
+});

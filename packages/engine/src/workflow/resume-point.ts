@@ -17,16 +17,18 @@ export type ResumePoint = {
 /**
  * The walk's start for `baton resume` (and for an answered gate): after the last checkpoint,
  * with its context and visit counts, so the visit in flight runs again and no completed visit
- * does. A gate that waits keeps its open visit. Refuses a run that cannot go on.
+ * does (given an earlier checkpoint, the visits after it run again). A gate that waits keeps its open visit. Refuses a run that cannot go on.
  */
-export function resumePoint(state: RunState, startId: string): ResumePoint {
+export function resumePoint(state: RunState, startId: string, checkpointSeq?: number): ResumePoint {
   if (state.status !== "paused" && state.status !== "failed") {
     throw new BatonError("not_resumable", `run ${state.number ?? state.run ?? ""} is ${state.status}: only a paused or failed run can be resumed`, {
       hint: state.status === "running" ? "it is still running; follow it with baton events RUN --follow" : "start a new run, or fork this one with baton fork RUN --at STAGE",
     });
   }
   const workflow = state.workflow;
-  const checkpoint = workflow.checkpoints.at(-1);
+  // Another than the last: the newest a lost worker pushed to the remote.
+  const checkpoint = checkpointSeq === undefined ? workflow.checkpoints.at(-1) : workflow.checkpoints.find((saved) => saved.seq === checkpointSeq);
+  if (checkpointSeq !== undefined && checkpoint === undefined) throw new BatonError("not_resumable", `run ${state.number ?? ""} has no checkpoint at seq ${checkpointSeq}`, { hint: "resume it from its last checkpoint" });
   const gate = workflow.gate;
   // Visits a dead process left open were ended by recovery (store/recovery.ts) before this
   // resume: the only visit still open here is a gate that waits for its answer.

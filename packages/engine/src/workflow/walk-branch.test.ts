@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { openStages, type Envelope, type StageScope } from "@baton/protocol/core";
+import { definedFields, openStages, type Envelope, type StageScope } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
 import { Redactor } from "../redaction/redactor.ts";
 import { RunSink, type RunLogWriter } from "../run/run-sink.ts";
@@ -20,7 +20,7 @@ function memoryWriter(): RunLogWriter & { events: Envelope[] } {
     failure: new AbortController().signal,
     events,
     append(type: string, data: Record<string, unknown>, stage?: StageScope) {
-      const envelope: Envelope = { v: 1, run: RUN, seq: events.length + 1, at: "2026-11-29T10:00:00.000Z", type, data, ...(stage === undefined ? {} : { stage }) };
+      const envelope: Envelope = definedFields({ v: 1, run: RUN, seq: events.length + 1, at: "2026-11-29T10:00:00.000Z", type, data, stage });
       events.push(envelope);
       return envelope;
     },

@@ -24,6 +24,14 @@ export type WalkNode = {
   max_parallel?: number | undefined;
   /** A `foreach`'s context list (the key, without `context.`). */
   over?: string | undefined;
+  /** A `merge` stage's strategy (`strategy=`). */
+  merge_strategy?: "merge" | "squash" | "ff-only" | undefined;
+  /** A `pull_request` stage's `draft=`. */
+  draft?: boolean | undefined;
+  /** An agent stage's `artefact="kind:path"`. */
+  artefact?: string | undefined;
+  /** An agent stage's `rebuilds=`: the context key of the conflicting subtasks it builds again. */
+  rebuilds?: string | undefined;
 };
 
 /** The graph-wide settings the walker applies. */

@@ -18,6 +18,8 @@ export type GitOptions = {
   input?: string;
   /** True runs the repository's hooks (`[git] hooks`); by default none runs. */
   hooks?: boolean;
+  /** Variables set over Baton's own environment for this command. */
+  env?: Record<string, string>;
 };
 
 /**
@@ -25,7 +27,7 @@ export type GitOptions = {
  * without hooks unless asked. Throws the execFile error (with `stderr`) when git fails.
  */
 export async function gitRaw(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
-  const child = run("git", [...(options.hooks === true ? [] : NO_HOOKS), ...args], { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "utf8" });
+  const child = run("git", [...(options.hooks === true ? [] : NO_HOOKS), ...args], { cwd, maxBuffer: GIT_MAX_BUFFER, encoding: "utf8", env: options.env === undefined ? process.env : { ...process.env, ...options.env } });
   if (options.input !== undefined) {
     child.child.stdin?.end(options.input);
   }

@@ -37,8 +37,8 @@ export async function openWorkspace(plan: WorkspacePlan, run: { number: number; 
   const name = `${run.number}-${taskSlug(run.task)}`;
   const path = join(plan.batonDir, WORKTREES_DIR, name);
   const branch = `baton/${name}`;
-  await ensureIgnored(plan.root, plan.batonDir, path);
-  await addWorktree(plan.root, { path, branch, start: plan.baseSha, gitHooks: plan.gitHooks === true });
+  // Independent git processes: side by side.
+  await Promise.all([ensureIgnored(plan.root, plan.batonDir, path), addWorktree(plan.root, { path, branch, start: plan.baseSha, gitHooks: plan.gitHooks === true })]);
   const workspace: Workspace = { kind: "worktree", path, root: plan.root, branch, base: plan.base, baseSha: plan.baseSha };
   if (plan.baseBranch !== undefined) workspace.baseBranch = plan.baseBranch;
   if (plan.gitHooks === true) workspace.gitHooks = true;

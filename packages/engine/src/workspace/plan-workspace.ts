@@ -1,6 +1,7 @@
 import { definedFields } from "@baton/protocol/core";
 import { BatonError } from "../errors.ts";
-import { describeDirty, listDirtyFiles, type DirtyFile } from "./dirty-files.ts";
+import { readRepoStatus, type RepoStatus } from "../git/repo-status.ts";
+import { describeDirty, type DirtyFile } from "./dirty-files.ts";
 import { git, gitFailure } from "./git-cli.ts";
 
 /**
@@ -33,6 +34,8 @@ export type WorkspaceOptions = {
   inPlace?: boolean;
   /** Run the repository's hooks for Baton's git commands (`[git] hooks`). */
   gitHooks?: boolean;
+  /** The repository's status, when the caller has started reading it (one `git status` serves the run's start); else read here. */
+  status?: Promise<RepoStatus>;
 };
 
 /** Checks the options against the repository and says where the run will work. */
@@ -46,8 +49,9 @@ export async function planWorkspace(options: WorkspaceOptions): Promise<Workspac
     }
     return { kind: "in_place", root };
   }
-  const base = options.base === undefined ? await headBase(root) : await givenBase(root, options.base);
-  const dirty = await listDirtyFiles(root);
+  const status = options.status ?? readRepoStatus(root);
+  const base = options.base === undefined ? headBase(root, await status) : await givenBase(root, options.base);
+  const dirty = (await status).changes;
   if (dirty.length > 0 && !options.includeDirty) {
     throw new BatonError("dirty_worktree", `the working tree has uncommitted changes (${describeDirty(dirty)})`, {
       hint: "commit or stash them first, or pass --include-dirty to copy them into the run's worktree (they become part of the run's commit)",
@@ -56,15 +60,15 @@ export async function planWorkspace(options: WorkspaceOptions): Promise<Workspac
   return definedFields({ kind: "worktree" as const, root, batonDir: options.batonDir, ...base, dirty: options.includeDirty ? dirty : [], gitHooks: options.gitHooks === true ? (true as const) : undefined });
 }
 
-async function headBase(root: string): Promise<{ base: string; baseSha: string; baseBranch?: string }> {
-  const sha = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => "");
-  if (sha === "") {
+function headBase(root: string, status: RepoStatus): { base: string; baseSha: string; baseBranch?: string } {
+  const sha = status.sha;
+  if (sha === undefined) {
     throw new BatonError("no_commits", `the repository at ${root} has no commit to start a worktree from`, {
       hint: "commit something first, or run with --in-place",
     });
   }
-  const branch = await git(root, ["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => "");
-  return branch === "" ? { base: sha, baseSha: sha } : { base: branch, baseSha: sha, baseBranch: branch };
+  const branch = status.branch;
+  return branch === undefined ? { base: sha, baseSha: sha } : { base: branch, baseSha: sha, baseBranch: branch };
 }
 
 async function givenBase(root: string, ref: string): Promise<{ base: string; baseSha: string; baseBranch?: string }> {

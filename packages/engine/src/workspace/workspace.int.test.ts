@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { testTempDir } from "@baton/protocol/testing";
 import { isBatonError } from "../errors.ts";
 import { cleanRunWorktree } from "./clean-worktree.ts";
-import { commitWorkspace, FALLBACK_IDENTITY } from "./commit-workspace.ts";
+import { commitWorkspace, FALLBACK_IDENTITY, PACKED_ADD_FILES } from "./commit-workspace.ts";
 import { openWorkspace, type Workspace } from "./open-workspace.ts";
 import { planWorkspace } from "./plan-workspace.ts";
 import { runDiff } from "./run-diff.ts";
@@ -137,6 +137,29 @@ test("the commit holds every change (added, modified, deleted, renamed), first l
   assert.equal(await git(root, "rev-parse", commit.branch), commit.sha);
   assert.equal(await git(root, "log", "-1", "--format=%B", commit.sha), "Tidy the repo\n\nBaton run run_01ABC (run 2).");
   assert.equal(await commitWorkspace(workspace, { runId: "run_01ABC", number: 2, task: "again" }), undefined, "no changes, no commit");
+});
+
+test(`a change of ${PACKED_ADD_FILES} files or more is added as one pack, fewer as loose objects; the commit holds every file either way`, async () => {
+  const { root, batonDir } = await makeRepo("ws-packed-");
+  const workspace = await openWorkspace(await planWorkspace({ root, batonDir }), { number: 1, task: "Many files" });
+  const objects = join(root, ".git", "objects");
+  const looseObjects = async () => (await readdir(objects)).filter((name) => /^[0-9a-f]{2}$/.test(name)).length;
+  const packs = async () => (await readdir(join(objects, "pack"))).filter((name) => name.endsWith(".pack")).length;
+  const [looseBefore, packsBefore] = [await looseObjects(), await packs()];
+
+  await mkdir(join(workspace.path, "many"));
+  for (let index = 0; index < PACKED_ADD_FILES; index += 1) await writeFile(join(workspace.path, "many", `file-${index}.txt`), `file ${index}\n`);
+  const many = await commitWorkspace(workspace, { runId: "run_1", number: 1, task: "Many files" });
+  assert.equal(many?.files.length, PACKED_ADD_FILES);
+  assert.equal(await packs(), packsBefore + 1, "the blobs went into one new pack");
+  assert.equal(await git(root, "show", `${many?.sha ?? ""}:many/file-7.txt`), "file 7");
+  assert.equal(await git(root, "fsck", "--no-progress", "--strict"), "");
+
+  await writeFile(join(workspace.path, "one.txt"), "one\n");
+  const one = await commitWorkspace(workspace, { runId: "run_1", number: 1, task: "One file" });
+  assert.deepEqual(one?.files, [{ path: "one.txt", change: "added" }]);
+  assert.equal(await packs(), packsBefore + 1, "no pack for a small change");
+  assert.ok((await looseObjects()) > looseBefore, "a small change is stored loose");
 });
 
 test("without a git identity the commit is Baton's; with one it is the user's", async () => {

@@ -23,7 +23,8 @@ export const turnStarted = defineEvent(
   z.looseObject({
     session,
     turn,
-    reason: z.enum(["task", "notice", "handback", "reminder", "resend", "steer"]),
+    /** `fix`: a validation fix prompt (after `validation.fix_requested`). */
+    reason: z.enum(["task", "fix", "notice", "handback", "reminder", "resend", "steer"]),
   }),
 );
 
@@ -57,6 +58,8 @@ export const toolStarted = defineEvent(
     title: z.string().optional(),
     input: z.unknown().optional(),
     target: z.string().optional(),
+    /** The call that started this one, where the agent says so (a subagent's calls name the call running the subagent). */
+    parent_call: z.string().optional(),
   }),
 );
 
@@ -100,18 +103,21 @@ export const planUpdated = defineEvent(
 
 export const permissionRequested = defineEvent(
   "permission.requested",
-  "The agent asked for permission to run a tool call.",
+  "The agent asked for permission to run a tool call. `awaiting: \"person\"`: a rule says `ask`, and the call waits for a person's answer (`baton allow|deny`, the API) for at most `timeout_ms` (absent: no timeout), then is denied.",
   z.looseObject({
     session,
     call: z.string().min(1),
     tool: z.string(),
     options: z.array(z.looseObject({ id: z.string(), kind: z.string(), name: z.string() })),
+    awaiting: z.literal("person").optional(),
+    rule: z.string().optional(),
+    timeout_ms: z.number().int().min(0).optional(),
   }),
 );
 
 export const permissionResolved = defineEvent(
   "permission.resolved",
-  "A permission request was answered; `rule` names what decided it.",
+  "A permission request was answered; `rule` names what decided it. `by: \"human\"`: a person answered, `who` names them (the OS user, or the name the API client gave); an unanswered question is denied by `rule` `ask:timeout`.",
   z.looseObject({
     session,
     call: z.string().min(1),
@@ -119,6 +125,9 @@ export const permissionResolved = defineEvent(
     option_id: z.string().optional(),
     by: z.enum(["policy", "human"]),
     rule: z.string(),
+    who: z.string().optional(),
+    reason: z.string().optional(),
+    always_for_run: z.boolean().optional(),
   }),
 );
 

@@ -1,14 +1,21 @@
 import { z } from "zod";
 import { envelopeSchema } from "../envelope.ts";
 import * as agent from "./agent.ts";
+import * as compaction from "./compaction.ts";
+import * as delivery from "./delivery.ts";
+import * as dispatch from "./dispatch.ts";
 import * as limits from "./limits.ts";
+import * as people from "./people.ts";
+import * as proxy from "./proxy.ts";
 import * as run from "./run.ts";
 import type { EventDefinition } from "./shared.ts";
 import * as workflow from "./workflow.ts";
 import * as workspace from "./workspace.ts";
 
 export { limitNameSchema, providerErrorClassSchema } from "./limits.ts";
+export { inputRejectionSchema, questionFieldSchema, questionValueSchema } from "./people.ts";
 export { stageOutcomeSchema, stageHandlerSchema, failureClassSchema } from "./workflow.ts";
+export { mergeStrategySchema } from "./delivery.ts";
 export { usageSchema, errorInfoSchema, type Usage, type ErrorInfo } from "./shared.ts";
 
 /** Every event type of protocol v1, in catalog order. */
@@ -20,6 +27,7 @@ export const catalog = [
   run.runFailed,
   run.runCancelled,
   run.log,
+  dispatch.workerLost,
   workspace.workspaceReady,
   workspace.fileChanged,
   workspace.gitCommitted,
@@ -37,6 +45,7 @@ export const catalog = [
   agent.turnCompleted,
   agent.agentFinished,
   agent.runnerEvent,
+  compaction.agentCompacted,
   limits.budgetUpdated,
   limits.limitWarning,
   limits.limitReached,
@@ -46,6 +55,13 @@ export const catalog = [
   limits.stallDetected,
   limits.repeatDetected,
   limits.handbackRequested,
+  people.inputQueued,
+  people.inputDelivered,
+  people.inputRejected,
+  people.questionAsked,
+  people.questionAnswered,
+  proxy.modelRequestCompleted,
+  proxy.modelRequestRefused,
   workflow.workflowLoaded,
   workflow.stageStarted,
   workflow.stageCompleted,
@@ -63,6 +79,21 @@ export const catalog = [
   workflow.approvalRequested,
   workflow.approvalResolved,
   workflow.waitStarted,
+  delivery.setupStarted,
+  delivery.setupCommandCompleted,
+  delivery.setupCompleted,
+  delivery.setupFailed,
+  delivery.validationCompleted,
+  delivery.validationFixRequested,
+  delivery.gitMerged,
+  delivery.mergeConflicted,
+  delivery.gitPushed,
+  delivery.pullRequestCreated,
+  delivery.pullRequestFailed,
+  delivery.artifactCaptured,
+  delivery.artefactWritten,
+  delivery.subtaskUpdated,
+  delivery.subtaskIntegrated,
 ] as const;
 
 type Catalog = typeof catalog;

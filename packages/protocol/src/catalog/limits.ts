@@ -4,8 +4,8 @@ import { defineEvent } from "./shared.ts";
 const session = z.string().min(1);
 const turn = z.number().int().min(1);
 
-/** The limits Baton enforces on a run: wall-clock time, reported cost, tokens, tool calls. */
-export const limitNameSchema = z.enum(["time", "cost", "tokens", "tool_calls"]);
+/** The limits Baton enforces on a run: wall-clock time, cost, tokens, tool calls, model requests (counted at the inference proxy). */
+export const limitNameSchema = z.enum(["time", "cost", "tokens", "tool_calls", "requests"]);
 
 /** How a failed turn's provider failure is sorted; `other` is everything that is not known. */
 export const providerErrorClassSchema = z.enum(["rate_limited", "overloaded", "unreachable", "quota", "unauthorized", "other"]);

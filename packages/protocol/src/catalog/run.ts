@@ -44,7 +44,7 @@ export const runPaused = defineEvent(
 
 export const runCompleted = defineEvent(
   "run.completed",
-  "The run ended: its work is done (succeeded) or it was stopped (stopped) at a limit (`stopped_by` time, cost, tokens, tool_calls, repeats) or by the model provider (`stopped_by` provider, with `provider_error`), its work kept.",
+  "The run ended: its work is done (succeeded) or it was stopped (stopped) at a limit (`stopped_by` time, cost, tokens, tool_calls, requests, repeats) or by the model provider (`stopped_by` provider, with `provider_error`), its work kept.",
   z.looseObject({
     status: z.enum(["succeeded", "stopped"]),
     stopped_by: z.string().optional(),

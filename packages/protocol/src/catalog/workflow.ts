@@ -14,7 +14,7 @@ const visit = z.number().int().min(1);
 export const stageOutcomeSchema = z.enum(["succeeded", "partially_succeeded", "skipped", "failed"]);
 
 /** What a stage's handler does: the node's shape (or `type=`) in the workflow's DOT file. */
-export const stageHandlerSchema = z.enum(["start", "exit", "agent", "prompt", "command", "conditional", "human", "parallel", "fan_in", "wait", "foreach"]);
+export const stageHandlerSchema = z.enum(["start", "exit", "agent", "prompt", "command", "conditional", "human", "parallel", "fan_in", "wait", "foreach", "validate", "merge", "pull_request", "subtasks"]);
 
 /**
  * Why a failure happened, which decides what is done about it: a provider outage or a lost

@@ -337,6 +337,7 @@ test("workspace.ready and git.committed give the run its workspace, branch and c
     path: "/tmp/repo/.baton/worktrees/7-fix-the-flaky-date-test",
     branch: "baton/7-fix-the-flaky-date-test",
     base: "main",
+    base_branch: "main",
     base_sha: "0123abcd",
   });
   assert.deepEqual(state.commit, { sha: "89abcdef", branch: "baton/7-fix-the-flaky-date-test", message: "Fix the flaky date test", files: 2 });

@@ -25,7 +25,7 @@ export type RunState = {
   provider_error?: string;
   cancelled_by?: string;
   /** Where the run worked, from `workspace.ready`. */
-  workspace?: { kind: string; path: string; branch?: string; base?: string; base_sha?: string };
+  workspace?: { kind: string; path: string; branch?: string; base?: string; base_branch?: string; base_sha?: string };
   /** The run's commit, from `git.committed`. */
   commit?: { sha: string; branch: string; message: string; files: number };
   last_seq: number;
@@ -178,7 +178,7 @@ export function applyEvent(state: RunState, event: Envelope): void {
       break;
     case "workspace.ready": {
       const workspace: NonNullable<RunState["workspace"]> = { kind: str(data["kind"]) ?? "unknown", path: str(data["path"]) ?? "" };
-      for (const key of ["branch", "base", "base_sha"] as const) {
+      for (const key of ["branch", "base", "base_branch", "base_sha"] as const) {
         const value = str(data[key]);
         if (value !== undefined) workspace[key] = value;
       }

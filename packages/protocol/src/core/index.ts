@@ -8,3 +8,6 @@ export * from "./catalog-fold.ts";
 export * from "./defined-fields.ts";
 export * from "./stage-fold.ts";
 export * from "./open-starts.ts";
+export * from "./visible-text.ts";
+export * from "./line-splitter.ts";
+export * from "./tool-output.ts";

@@ -16,6 +16,11 @@ export const START_END_PAIRS = {
   "stage.started": { ends: ["stage.completed", "stage.failed"], by: ["stage", "visit"], branch: true },
   "parallel.started": { ends: ["parallel.completed"], by: ["stage"], branch: true },
   "branch.started": { ends: ["branch.completed"], by: ["stage", "branch"], branch: false },
+  // A person's input the run took: delivered to the agent, or rejected (`not_running` when the run ends first).
+  "input.queued": { ends: ["input.delivered", "input.rejected"], by: ["id"], branch: false },
+  // A question the agent asked through ACP elicitation: answered by a person or by Baton (declined, cancelled).
+  "question.asked": { ends: ["question.answered"], by: ["id"], branch: false },
+  "setup.started": { ends: ["setup.completed", "setup.failed"], by: ["branch"], branch: false },
 } as const;
 
 export type StartType = keyof typeof START_END_PAIRS;
@@ -28,7 +33,7 @@ export type OpenStart = {
   /** The envelope's stage scope of the start: its end is written in the same scope. */
   stage?: StageScope;
   /** The start's pairing fields and names, as they were in its data (strings and numbers only). */
-  data: { session?: string; turn?: number; call?: string; tool?: string; stage?: string; visit?: number; branch?: string };
+  data: { session?: string; turn?: number; call?: string; tool?: string; stage?: string; visit?: number; branch?: string; id?: string };
   /** agent.started only: the turns started in its session so far (its `agent.finished.turns`). */
   turns?: number;
   /** parallel.started only: the outcome of each of its branches that has ended, in order of their ends. */
@@ -98,7 +103,7 @@ function pairKey(type: StartType, event: Envelope, data: Record<string, unknown>
 function startOf(type: StartType, event: Envelope, data: Record<string, unknown>): OpenStart {
   const start: OpenStart = { type, seq: event.seq, at: event.at, data: {} };
   if (event.stage !== undefined) start.stage = event.stage;
-  for (const field of ["session", "call", "tool", "stage", "branch"] as const) {
+  for (const field of ["session", "call", "tool", "stage", "branch", "id"] as const) {
     const value = data[field];
     if (typeof value === "string") start.data[field] = value;
   }

@@ -18,7 +18,7 @@ export type CliChildOptions = {
   env: NodeJS.ProcessEnv;
 };
 
-/** The first line a child printed: the first event it wrote to the run's log. */
+/** The first line a child printed: the first event it wrote to the run's log (for `submit`, `run.queued`: the run it queued). */
 export type FirstEvent = { run: string; type: string; data: Record<string, unknown> };
 
 /** How often the child's output file is looked at for its first line. */
@@ -79,6 +79,9 @@ function firstEvent(text: string, command: string | undefined): FirstEvent | und
   const end = text.indexOf("\n");
   if (end === -1) return undefined;
   const event = JSON.parse(text.slice(0, end)) as { run?: unknown; type?: unknown; data?: unknown };
+  const queued = event as { run?: unknown; number?: unknown };
+  // `baton submit --json` answers with the run it queued for the workers: {run, number, job}.
+  if (command === "submit" && typeof queued.run === "string" && typeof queued.number === "number") return { run: queued.run, type: "run.queued", data: { number: queued.number } };
   if (typeof event.run !== "string" || typeof event.type !== "string" || typeof event.data !== "object" || event.data === null) {
     throw new Error(`baton ${command ?? ""} --json printed an unexpected first line: ${text.slice(0, Math.min(end, 200))}`);
   }

@@ -1,9 +1,9 @@
 import { isBatonError } from "@baton/engine/errors";
 import type { RunState } from "@baton/protocol/core";
 import { apiError } from "../http/api-errors.ts";
-import { stringField } from "./json-body.ts";
+import type { DecisionKind } from "./contract/gates.ts";
 
-export type DecisionKind = "approve" | "reject" | "answer";
+export type { DecisionKind };
 
 /** A decision as the API takes it: what, with which words, by whom, through which surface. */
 export type DecisionRequest = {
@@ -15,24 +15,6 @@ export type DecisionRequest = {
   by?: string | undefined;
   via: "api" | "web";
 };
-
-/** Longest answer and comment taken (a gate's answer is a label or a paragraph). */
-const MAX_DECISION_TEXT = 10_000;
-const MAX_BY = 200;
-const VIAS = ["api", "web"] as const;
-
-/** Reads a decision's body: `answer` (required for answer), `comment`, `by`, `via` (api or web). */
-export function decisionFromBody(kind: DecisionKind, body: Record<string, unknown>): DecisionRequest {
-  const via = stringField(body, "via", { required: false, max: 8 }) ?? "api";
-  if (!(VIAS as readonly string[]).includes(via)) throw apiError("bad_request", `"via" must be one of ${VIAS.join(", ")}`);
-  return {
-    kind,
-    answer: kind === "answer" ? stringField(body, "answer", { required: true, max: MAX_DECISION_TEXT }) : undefined,
-    comment: stringField(body, "comment", { required: false, max: MAX_DECISION_TEXT }),
-    by: stringField(body, "by", { required: false, max: MAX_BY }),
-    via: via as DecisionRequest["via"],
-  };
-}
 
 /**
  * The CLI's own check (commands/gate-decision.ts), made from the run's folded events before

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Store } from "@baton/engine/store";
+import type { RunStore } from "@baton/engine/store";
 import type { Envelope } from "@baton/protocol/core";
 import { AUTH, beginRun, makeProject, testApp } from "../testing/server-fixtures.ts";
 
@@ -11,7 +11,7 @@ const SHIP_OPTIONS: Option[] = [
 ];
 
 /** A workflow run paused at gate `approve`, as `baton run --workflow` leaves it. */
-async function pausedRun(store: Store, gate: { options: Option[]; freeform: boolean } = { options: SHIP_OPTIONS, freeform: false }) {
+async function pausedRun(store: RunStore, gate: { options: Option[]; freeform: boolean } = { options: SHIP_OPTIONS, freeform: false }) {
   const writer = await store.createRun({ task: "ship it", agent: "fake", repo: { root: "/tmp/fixture", dirty: false } });
   writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: "test" });
   writer.append("workflow.loaded", {
@@ -121,7 +121,7 @@ test("an answer that fits no option is refused (422 invalid_answer, naming the o
   assert.match(error.message, /"Maybe" is not an option of this gate/);
   assert.match(error.hint ?? "", /Approve \(A\), Revise \(R\)/);
   assert.deepEqual(await events(run.runId), before, "nothing was written");
-  assert.equal(store.getRun(run.runId)?.status, "paused");
+  assert.equal((await store.getRun(run.runId))?.status, "paused");
 });
 
 test("an unknown run is 404; bad bodies are 400 or 415, before anything is looked at", async (t) => {
@@ -166,8 +166,12 @@ test("POST /api/runs takes a workflow name (never a path) and auto_approve", asy
   const created = await post("/api/runs", { task: "ship", agent: "fake", workflow: "review", auto_approve: true });
   assert.equal(created.status, 201, await created.clone().text());
   const { run } = (await created.json()) as { run: { id: string } };
+  // The 201 comes once the child has created the run; its arguments are logged after: follow the log to them.
   const log: Envelope[] = [];
-  for await (const event of store.readRun(run.id)) log.push(event);
+  for await (const event of store.followRun(run.id, { signal: AbortSignal.timeout(30_000) })) {
+    log.push(event);
+    if (event.type === "log" && String(event.data["message"]).startsWith("[")) break;
+  }
   assert.deepEqual(await childArgs(log), ["run", "--agent", "fake", "--json", "--workflow", "review", "--auto-approve", "--", "ship"]);
   const goal = await post("/api/runs", { agent: "fake", workflow: "single" });
   assert.equal(goal.status, 201, "with a workflow, the task may come from its goal");

@@ -1,15 +1,13 @@
-import type { Store } from "@baton/engine/store";
+import type { RunStore } from "@baton/engine/store";
 import { foldRun, type Envelope } from "@baton/protocol/core";
 import type { ServerApp } from "../http/server-app.ts";
 import type { CliChildOptions } from "./cli-child.ts";
-import { checkGateDecision, decisionFromBody, type DecisionKind } from "./gate-decision.ts";
-import { jsonBody } from "./json-body.ts";
+import { answerRoute, approveRoute, rejectRoute } from "./contract/gates.ts";
+import { checkGateDecision, type DecisionRequest } from "./gate-decision.ts";
 import { resolveFresh } from "./resolve.ts";
 import { resumeRun } from "./resume-run.ts";
 
-export type GateRoutesOptions = { store: Store; start: CliChildOptions };
-
-const KINDS: readonly DecisionKind[] = ["approve", "reject", "answer"];
+export type GateRoutesOptions = { store: RunStore; start: CliChildOptions };
 
 /**
  * `POST /api/runs/{ref}/approve|reject|answer`: a decision at the gate a paused workflow run
@@ -19,16 +17,24 @@ const KINDS: readonly DecisionKind[] = ["approve", "reject", "answer"];
  */
 export function addGateRoutes(app: ServerApp, options: GateRoutesOptions): void {
   const { store } = options;
-  for (const kind of KINDS) {
-    app.post(`/api/runs/:ref/${kind}`, async (c) => {
-      const body = await jsonBody(c, { optional: kind !== "answer" });
-      const decision = decisionFromBody(kind, body);
-      const run = await resolveFresh(store, c.req.param("ref"));
-      const events: Envelope[] = [];
-      for await (const event of store.readRun(run.id)) events.push(event);
-      await checkGateDecision(foldRun(events), decision);
-      await resumeRun(run.id, decision, options.start);
-      return c.json({ run: store.getRun(run.id) ?? run }, 202);
-    });
-  }
+  const decide = async (ref: string, decision: DecisionRequest) => {
+    const run = await resolveFresh(store, ref);
+    const events: Envelope[] = [];
+    for await (const event of store.readRun(run.id)) events.push(event);
+    await checkGateDecision(foldRun(events), decision);
+    await resumeRun(run.id, decision, options.start);
+    return await store.getRun(run.id) ?? run;
+  };
+  app.openapi(approveRoute, async (c) => {
+    const { via = "api", comment, by } = c.req.valid("json");
+    return c.json({ run: await decide(c.req.valid("param").ref, { kind: "approve", via, comment, by }) }, 202);
+  });
+  app.openapi(rejectRoute, async (c) => {
+    const { via = "api", comment, by } = c.req.valid("json");
+    return c.json({ run: await decide(c.req.valid("param").ref, { kind: "reject", via, comment, by }) }, 202);
+  });
+  app.openapi(answerRoute, async (c) => {
+    const { via = "api", answer, comment, by } = c.req.valid("json");
+    return c.json({ run: await decide(c.req.valid("param").ref, { kind: "answer", via, answer, comment, by }) }, 202);
+  });
 }

@@ -11,20 +11,6 @@ import { printable } from "./params.ts";
  */
 export type RunScript = { steps: unknown } | { path: string };
 
-/** Longest script path taken (the project's own paths are far shorter). */
-const MAX_SCRIPT_PATH_CHARS = 4096;
-
-/** The body's `script`, checked for its shape (not yet for where a path leads). */
-export function scriptField(body: Record<string, unknown>): RunScript | undefined {
-  const value = body["script"];
-  if (value === undefined) return undefined;
-  if (typeof value === "object" && value !== null) return { steps: value };
-  if (typeof value !== "string" || value.trim().length === 0 || value.length > MAX_SCRIPT_PATH_CHARS || value.includes("\0")) {
-    throw apiError("bad_request", '"script" must be the script itself (a JSON array of steps, or {"turns": [[…], …]}) or the path of a file in the project');
-  }
-  return { path: value };
-}
-
 /**
  * The real path of a script file named relative to the project root (or absolutely, inside
  * it). A path that leaves the project, lexically or through a symbolic link, is refused with

@@ -3,6 +3,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { AUTH, beginRun, finishedRun, makeProject, testApp, TEST_TOKEN } from "../testing/server-fixtures.ts";
+import { definedFields } from "@baton/protocol/core";
 
 async function fixture(t: { after: (fn: () => Promise<void>) => void }) {
   const project = await makeProject("server-api-");
@@ -101,6 +102,21 @@ test("GET outputs serves a trace file as text, 404 when absent, and refuses bad 
   assert.equal((await get(`/api/runs/99/outputs/c_3f9a1b2c4d5e`)).status, 404);
 });
 
+test("GET outputs serves an output its tool.completed holds whole (no trace file) from the event; a cut preview without a file is 404", async (t) => {
+  const { get, live } = await fixture(t);
+  live.append("tool.started", { session: "s1", call: "c_whole", tool: "edit", kind: "edit" });
+  live.append("tool.completed", { session: "s1", call: "c_whole", tool: "edit", status: "completed", is_error: false, duration_ms: 1, output_chars: 12, preview: "short output" });
+  live.append("tool.started", { session: "s1", call: "c_cut", tool: "read", kind: "read" });
+  await live.append("tool.completed", { session: "s1", call: "c_cut", tool: "read", status: "completed", is_error: false, duration_ms: 1, output_chars: 900, preview: "x".repeat(200) }).durable;
+  const whole = await get(`/api/runs/${live.number}/outputs/c_whole`);
+  assert.equal(whole.status, 200);
+  assert.match(whole.headers.get("content-type") ?? "", /^text\/plain/);
+  assert.equal(await whole.text(), "short output");
+  const cut = await get(`/api/runs/${live.number}/outputs/c_cut`);
+  assert.equal(cut.status, 404, "a preview shorter than the output is not served as the output");
+  assert.equal((await errorOf(cut)).code, "output_not_found");
+});
+
 test("path traversal through refs and call ids is refused (4xx, never a file)", async (t) => {
   const { get, first } = await fixture(t);
   const n = first.number;
@@ -173,7 +189,7 @@ test("unknown API routes are 404 JSON, wrong methods 405 with Allow", async (t) 
 
 test("POST /api/runs validates its body: 415 without JSON, 400 for bad fields", async (t) => {
   const { app } = await fixture(t);
-  const post = (body: string, type?: string) => app.request("/api/runs", { method: "POST", body, headers: { ...AUTH, ...(type === undefined ? {} : { "content-type": type }) } });
+  const post = (body: string, type?: string) => app.request("/api/runs", { method: "POST", body, headers: { ...AUTH, ...definedFields({ "content-type": type }) } });
   const plain = await post("task=x", "text/plain");
   assert.equal(plain.status, 415);
   assert.equal((await errorOf(plain)).code, "unsupported_media_type");
@@ -195,7 +211,7 @@ test("POST /api/runs starts the CLI detached and answers with the new run; its r
   const { run } = (await created.json()) as { run: { id: string; number: number } };
   assert.equal(run.number, 3);
   assert.equal(created.headers.get("location"), `/api/runs/${run.id}`);
-  assert.equal(store.getRun(run.id)?.task, "-starts with a dash");
+  assert.equal((await store.getRun(run.id))?.task, "-starts with a dash");
   const refused = await post({ task: "fail: unknown agent \"x\"", agent: "x" });
   assert.equal(refused.status, 422);
   assert.deepEqual(await errorOf(refused), { code: "run_rejected", message: 'unknown agent "x": fix it' });
@@ -213,11 +229,11 @@ test("POST /api/runs answers 504 when the run does not start in time", async (t)
 test("POST /api/runs/{ref}/cancel leaves a cancel request (202); an ended run is 409", async (t) => {
   const { app, store, first, live } = await fixture(t);
   const cancel = (ref: string | number, body?: string) =>
-    app.request(`/api/runs/${ref}/cancel`, { method: "POST", headers: { ...AUTH, ...(body === undefined ? {} : { "content-type": "application/json" }) }, ...(body === undefined ? {} : { body }) });
+    app.request(`/api/runs/${ref}/cancel`, { method: "POST", headers: { ...AUTH, ...(body === undefined ? {} : { "content-type": "application/json" }) }, ...definedFields({ body }) });
   const asked = await cancel(live.number, JSON.stringify({ reason: "wrong task" }));
   assert.equal(asked.status, 202);
   const { readFile } = await import("node:fs/promises");
-  const request = JSON.parse(await readFile(join(store.runDir(live.runId), "cancel-request.json"), "utf8")) as { by: string; reason: string };
+  const request = JSON.parse(await readFile(join(store.runDir(live.runId), "requests", "cancel-request.json"), "utf8")) as { by: string; reason: string };
   assert.equal(request.by, "api");
   assert.equal(request.reason, "wrong task");
   const ended = await cancel(first.number);

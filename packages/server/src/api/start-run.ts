@@ -18,16 +18,19 @@ export type StartRequest = {
   auto_approve?: boolean | undefined;
 };
 
-export type StartOptions = CliChildOptions;
+export type StartOptions = CliChildOptions & {
+  /** The store dispatches runs to workers (PostgreSQL): the run is queued (`baton submit`), not run by this server's machine. */
+  dispatch?: boolean;
+};
 
 /**
- * Starts `baton run … --json` as a detached child (see `startCliChild`) and answers with the
+ * Starts `baton run … --json` (`baton submit` on a store that dispatches to workers) as a detached child (see `startCliChild`) and answers with the
  * run its first line, `run.created`, names. Steps sent in the request are written beside its
  * output files (`.script.json`) for the CLI to play.
  */
 export async function startRun(request: StartRequest, options: StartOptions): Promise<{ id: string; number: number }> {
   const base = childFileBase(options.batonDir);
-  const args = ["run", "--agent", request.agent, "--json"];
+  const args = [options.dispatch === true ? "submit" : "run", "--agent", request.agent, "--json"];
   if (request.model !== undefined) args.push("--model", request.model);
   if (request.script !== undefined) args.push("--script", await scriptFile(request.script, base));
   if (request.timeout !== undefined) args.push("--timeout", request.timeout);
@@ -37,8 +40,8 @@ export async function startRun(request: StartRequest, options: StartOptions): Pr
   // After `--`, a task starting with "-" is the task, not an option.
   if (request.task !== undefined) args.push("--", request.task);
   const created = await startCliChild(args, base, options, "run_rejected");
-  if (created.type !== "run.created" || typeof created.data["number"] !== "number") {
-    throw new Error(`baton run --json printed ${created.type} first, not run.created`);
+  if ((created.type !== "run.created" && created.type !== "run.queued") || typeof created.data["number"] !== "number") {
+    throw new Error(`baton ${args[0] ?? "run"} --json printed ${created.type} first, not run.created`);
   }
   return { id: created.run, number: created.data["number"] };
 }

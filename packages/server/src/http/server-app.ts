@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
-import type { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 
 /** The server's hono app: on Node, `c.env` holds the raw request and response (`HttpBindings`). */
 export type ServerEnv = { Bindings: HttpBindings };
-export type ServerApp = Hono<ServerEnv>;
+/** Routes are declared with their schemas (`app.openapi(createRoute(…), handler)`): the OpenAPI document is made from them. */
+export type ServerApp = OpenAPIHono<ServerEnv>;

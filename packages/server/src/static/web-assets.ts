@@ -5,7 +5,10 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { MiddlewareHandler } from "hono";
 import type { ServerApp, ServerEnv } from "../http/server-app.ts";
 
-/** Where the web UI's build lands (`packages/web/dist`, beside this package in the workspace). */
+/**
+ * Where the web UI's build lands: `packages/web/dist` beside this package in the workspace, and
+ * `node_modules/@baton/web/dist` beside it when installed (the server depends on `@baton/web`).
+ */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../../web/dist", import.meta.url));
 
 const NOT_BUILT_PAGE = `<!doctype html>

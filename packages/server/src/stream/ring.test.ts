@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EventRing, type RingEntry } from "./ring.ts";
+import { FramePacker } from "./sse-frame.ts";
 
 const entry = (cursor: number | undefined, key: number, bytes = 10): RingEntry => ({ cursor, key, frame: new Uint8Array(bytes), final: false });
 
@@ -38,4 +39,17 @@ test("the ring's array is compacted as it turns over, and indexes stay right", (
   assert.equal(ring.firstIndex, 4990);
   assert.equal(ring.at(4990)?.cursor, 4991);
   assert.equal(ring.indexAfter(4995), 4995);
+});
+
+test("frames adjacent in one buffer form a span, written as one view of it; a final entry or another buffer ends the span", () => {
+  const ring = new EventRing(100, 1_000_000);
+  const packer = new FramePacker();
+  const frames = [1, 2, 3].map((seq) => packer.frame(JSON.stringify({ seq }), seq));
+  frames.forEach((frame, index) => ring.push({ cursor: index + 1, key: index + 1, frame, final: index === 1 }));
+  ring.push({ cursor: 4, key: 4, frame: new Uint8Array(10), final: false });
+  ring.push({ cursor: 5, key: 5, frame: new Uint8Array(10), final: false });
+  assert.deepEqual([0, 1, 2, 3, 4].map((index) => ring.spanEnd(index)), [1, 1, 2, 3, 4], "seq 2 is final; seq 4 and 5 are separate buffers");
+  const joined = ring.bytesOf(0, 1);
+  assert.equal(joined.buffer, frames[0]?.buffer, "a view of the slab, not a copy");
+  assert.equal(Buffer.from(joined).toString(), 'id: 1\ndata: {"seq":1}\n\nid: 2\ndata: {"seq":2}\n\n');
 });

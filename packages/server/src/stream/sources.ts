@@ -1,4 +1,4 @@
-import type { Store } from "@baton/engine/store";
+import type { RunStore } from "@baton/engine/store";
 import { isFinalType, type Envelope } from "@baton/protocol/core";
 import type { EphemeralListener, StreamSource } from "./stream-source.ts";
 
@@ -15,7 +15,7 @@ export type LiveWriters = (runId: string) => LiveWriter | undefined;
  * A run's log by seq, and its ephemeral events: from the writer itself when this process
  * writes the run, else from the run's live socket (the `baton run` process writing it).
  */
-export function runSource(store: Store, runId: string, liveWriters: LiveWriters | undefined): StreamSource {
+export function runSource(store: RunStore, runId: string, liveWriters: LiveWriters | undefined): StreamSource {
   return {
     read: (after) => store.readRun(runId, { after }),
     follow: (after, signal) => store.followRun(runId, { after, signal }),
@@ -32,7 +32,7 @@ export function runSource(store: Store, runId: string, liveWriters: LiveWriters 
 }
 
 /** The cross-run feed by pos: never ends. */
-export function feedSource(store: Store): StreamSource {
+export function feedSource(store: RunStore): StreamSource {
   return {
     read: (after) => store.readFeed({ after }),
     follow: (after, signal) => store.followFeed({ after, signal }),

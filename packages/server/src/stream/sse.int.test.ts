@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { RunWriter } from "@baton/engine/store";
+import type { RunStoreWriter } from "@baton/engine/store";
 import { SseReader } from "../testing/sse-reader.ts";
 import { appendLogs, AUTH, beginRun, COMPLETED, finishedRun, listenForTest, makeProject, range } from "../testing/server-fixtures.ts";
 import type { RunningServer } from "../serve/start-server.ts";
@@ -97,7 +97,7 @@ test("a quiet stream gets `: ping` heartbeats", async (t) => {
 });
 
 test("ephemeral events of a run written in this process come without id, in order with the durable ones", async (t) => {
-  const writers = new Map<string, RunWriter>();
+  const writers = new Map<string, RunStoreWriter>();
   const fixture = await serverFixture(t, { liveWriters: (runId) => writers.get(runId) });
   const writer = await beginRun(fixture.store);
   writers.set(writer.runId, writer);

@@ -1,15 +1,9 @@
+import { visibleText } from "@baton/protocol/core";
 import type { RingEntry } from "./ring.ts";
 import { PING_FRAME, resyncFrame, RETRY_FRAME, eventFrame } from "./sse-frame.ts";
+import type { SseSink } from "./sse-sink.ts";
 import type { HubMember, StreamHub } from "./stream-hub.ts";
 import type { StreamSource } from "./stream-source.ts";
-
-/** The part of hono's SSE stream a client writes to. */
-export type SseSink = {
-  write(bytes: Uint8Array): Promise<unknown>;
-  close(): Promise<void>;
-  onAbort(listener: () => void): void;
-  readonly aborted: boolean;
-};
 
 export type ClientOptions = {
   sink: SseSink;
@@ -20,31 +14,34 @@ export type ClientOptions = {
   heartbeatMs: number;
   /** How long a dropped client's socket may take to take its last bytes before it is destroyed. */
   dropGraceMs: number;
-  /** Tears the connection down at once (the socket), for a dropped client that does not read. */
-  destroy: () => void;
   onDrop: (after: number) => void;
+  /** A dropped client that did not take its last bytes in time was disconnected. */
+  onCutOff: () => void;
 };
 
-/** Bytes gathered into one write: several events per write, bounded. */
+/** Bytes gathered into one write while catching up from the log: several events per write, bounded. */
 const WRITE_CHUNK_BYTES = 64 * 1024;
 
 /**
  * One SSE connection: `retry`, then the events after its cursor read from the log by itself,
  * then live from the hub's ring, until the stream's final event, the client going away, or a
- * drop. Writes are awaited one at a time (the socket's backpressure), so a slow client holds
- * at most one chunk in flight; the hub's ring bounds how far behind it may fall.
+ * drop. Live, the client is a pump the hub wakes once per batch of new events: it hands the
+ * connection every frame it has not had, as views of the hub's slabs (no copy, no promise, no
+ * work per event), until the connection's buffer passes its high-water mark, then waits for
+ * `drain`. A slow
+ * client thus holds about one high-water mark in flight; the hub's ring bounds how far
+ * behind it may fall before it is sent `resync` and disconnected.
  */
 export class StreamClient implements HubMember {
   readonly #options: ClientOptions;
   #cursor: number;
   #index = 0;
   #hub: StreamHub | undefined;
+  #live = false;
+  #blocked = false;
   #done = false;
-  #dropped = false;
-  #woken = false;
   #pingDue = false;
   #heartbeat: NodeJS.Timeout | undefined;
-  #resolveWake: (() => void) | undefined;
 
   constructor(options: ClientOptions) {
     this.#options = options;
@@ -55,152 +52,147 @@ export class StreamClient implements HubMember {
     return this.#index;
   }
 
-  /** Streams until the end; resolves when this connection is finished with. */
-  async run(): Promise<void> {
+  /** Starts streaming; the connection then runs by itself until the end of the stream or of the connection. */
+  start(): void {
     const { sink, heartbeatMs } = this.#options;
-    sink.onAbort(() => {
-      this.#done = true;
-      this.wake();
-    });
+    sink.onClose(() => this.#stop());
     this.#heartbeat = setInterval(() => {
       this.#pingDue = true;
       this.wake();
     }, heartbeatMs);
-    try {
-      if (!(await this.#write(RETRY_FRAME))) return;
-      if (await this.#catchUp()) return;
-      await this.#live();
-    } finally {
-      clearInterval(this.#heartbeat);
-      this.#hub?.leave(this);
-      this.#done = true;
-    }
+    sink.write(RETRY_FRAME);
+    void this.#catchUp().then(
+      (joined) => {
+        if (!joined) return this.#end();
+        this.#live = true;
+        this.#pump();
+      },
+      (error: unknown) => {
+        console.error(`baton serve: a stream failed to read its log (the client reconnects): ${visibleText(error instanceof Error ? error.message : String(error))}`);
+        this.#end();
+      },
+    );
   }
 
   wake(): void {
-    this.#woken = true;
-    const resolve = this.#resolveWake;
-    this.#resolveWake = undefined;
-    resolve?.();
+    if (this.#live) this.#pump();
   }
 
   drop(): void {
-    if (this.#dropped || this.#done) return;
-    this.#dropped = true;
-    this.#done = true;
-    clearInterval(this.#heartbeat);
-    this.#hub?.leave(this);
-    const { sink } = this.#options;
-    // Queued behind whatever write is in flight: the client gets every event before `resync`.
-    void sink.write(resyncFrame(this.#cursor));
-    const closed = sink.close();
-    const grace = setTimeout(() => this.#options.destroy(), this.#options.dropGraceMs);
-    grace.unref();
-    void closed.finally(() => clearTimeout(grace));
+    if (this.#done) return;
+    const { sink, dropGraceMs } = this.#options;
+    // Behind what is queued: the client gets every event it was handed, then `resync` naming the last.
+    sink.write(resyncFrame(this.#cursor));
+    this.#end();
+    if (!sink.closed) {
+      const grace = setTimeout(() => {
+        sink.destroy();
+        this.#options.onCutOff();
+      }, dropGraceMs);
+      grace.unref();
+      sink.onClose(() => clearTimeout(grace));
+    }
     this.#options.onDrop(this.#cursor);
-    this.wake();
   }
 
-  /** Reads the log from the cursor until the hub takes the client in; true if the stream ended. */
+  /** Reads the log from the cursor until the hub takes the client in; false if the stream is over first. */
   async #catchUp(): Promise<boolean> {
     const { source } = this.#options;
     this.#hub = this.#options.hub();
     this.#hub.use(this);
     for (;;) {
-      let chunk: Uint8Array[] = [];
+      let frames: Uint8Array[] = [];
       let bytes = 0;
       for await (const event of source.read(this.#cursor)) {
+        if (this.#done) return false;
         const cursor = source.cursorOf(event);
         if (cursor === undefined || cursor <= this.#cursor) continue;
         const frame = eventFrame(JSON.stringify(event), cursor);
-        chunk.push(frame);
+        frames.push(frame);
         bytes += frame.byteLength;
         this.#cursor = cursor;
         const final = source.isFinal(event);
         if (bytes >= WRITE_CHUNK_BYTES || final) {
-          if (!(await this.#write(concat(chunk))) || final) return true;
-          chunk = [];
+          await this.#send(Buffer.concat(frames));
+          if (final) return false;
+          frames = [];
           bytes = 0;
         }
       }
-      if (chunk.length > 0 && !(await this.#write(concat(chunk)))) return true;
-      if (this.#done) return true;
+      if (frames.length > 0) await this.#send(Buffer.concat(frames));
+      if (this.#done) return false;
       const index = this.#hub.join(this, this.#cursor);
       if (index !== undefined) {
         this.#index = index;
-        return false;
+        return true;
       }
     }
   }
 
-  async #live(): Promise<void> {
+  /** Writes, then waits for the connection to take more if it asked to. */
+  async #send(bytes: Uint8Array): Promise<void> {
+    const { sink } = this.#options;
+    if (this.#done || sink.write(bytes)) return;
+    await new Promise<void>((resolve) => sink.onDrain(resolve));
+  }
+
+  /**
+   * Hands the connection what the ring holds for this client, a span (adjacent frames of one
+   * slab) per write, until the connection pushes back or nothing is left. An entry is new to
+   * the client when its key is past the client's cursor; the ring's keys never decrease, so
+   * once the next entry is new, every later one is, and a span is written whole.
+   */
+  #pump(): void {
     const hub = this.#hub as StreamHub;
     const { ring } = hub;
-    for (;;) {
-      if (this.#done) return;
-      if (this.#index < ring.firstIndex) {
-        this.drop();
-        return;
-      }
-      const chunk: Uint8Array[] = [];
-      let bytes = 0;
-      let cursor = this.#cursor;
-      let final = false;
-      for (let entry = ring.at(this.#index); entry !== undefined && bytes < WRITE_CHUNK_BYTES; entry = ring.at(this.#index)) {
-        this.#index += 1;
-        if (!isNewFor(entry, cursor)) continue;
-        chunk.push(entry.frame);
-        bytes += entry.frame.byteLength;
-        if (entry.cursor !== undefined) cursor = entry.cursor;
-        if (entry.final) {
-          final = true;
-          break;
-        }
-      }
-      // Handed to the stream = sent: a `resync` queued behind this write must name its last event.
-      this.#cursor = cursor;
-      if (chunk.length > 0) {
-        this.#pingDue = false;
-        if (!(await this.#write(concat(chunk))) || final) return;
+    const { sink } = this.#options;
+    while (!this.#done && !this.#blocked) {
+      if (this.#index < ring.firstIndex) return this.drop();
+      let more: boolean;
+      const next = ring.at(this.#index);
+      if (next !== undefined && next.key <= this.#cursor) {
+        // The client read the log further than the hub's follower had when it joined: skip what
+        // it has had. Keys never decrease, so that is a prefix, and where it ends a search away.
+        this.#index = ring.indexAfter(this.#cursor);
         continue;
       }
-      if (hub.finalCursor !== undefined && this.#cursor >= hub.finalCursor) return;
-      if (hub.closed) return;
-      if (this.#pingDue) {
+      if (next !== undefined) {
+        const first = this.#index;
+        const last = ring.spanEnd(first);
+        const entry = ring.at(last) as RingEntry;
+        this.#index = last + 1;
+        // Handed to the connection = sent: a `resync` queued behind these frames must name their last event.
+        this.#cursor = Math.max(this.#cursor, entry.cursor ?? Math.floor(entry.key));
         this.#pingDue = false;
-        if (!(await this.#write(PING_FRAME))) return;
-        continue;
+        more = sink.write(ring.bytesOf(first, last));
+        if (entry.final) return this.#end();
+      } else {
+        if ((hub.finalCursor !== undefined && this.#cursor >= hub.finalCursor) || hub.closed) return this.#end();
+        if (!this.#pingDue) return;
+        this.#pingDue = false;
+        more = sink.write(PING_FRAME);
       }
-      await this.#waitForWake();
+      if (!more) {
+        this.#blocked = true;
+        sink.onDrain(() => {
+          this.#blocked = false;
+          this.#pump();
+        });
+      }
     }
   }
 
-  /** Writes unless the client is gone or dropped; false when the stream is over. */
-  async #write(bytes: Uint8Array): Promise<boolean> {
-    if (this.#done || this.#options.sink.aborted) return false;
-    await this.#options.sink.write(bytes);
-    return !this.#done && !this.#options.sink.aborted;
+  /** The stream is over: the response ends after what is queued. */
+  #end(): void {
+    this.#stop();
+    this.#options.sink.end();
   }
 
-  #waitForWake(): Promise<void> {
-    if (this.#woken || this.#done) {
-      this.#woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      this.#resolveWake = () => {
-        this.#woken = false;
-        resolve();
-      };
-    });
+  /** Stops for good (ended, dropped, or the connection is gone); leaves the hub. */
+  #stop(): void {
+    if (this.#done) return;
+    this.#done = true;
+    clearInterval(this.#heartbeat);
+    this.#hub?.leave(this);
   }
-}
-
-/** A ring entry this client has not had: a durable event past its cursor, or an ephemeral one not older than it. */
-function isNewFor(entry: RingEntry, cursor: number): boolean {
-  return entry.cursor === undefined ? entry.key > cursor : entry.cursor > cursor;
-}
-
-function concat(frames: Uint8Array[]): Uint8Array {
-  return frames.length === 1 ? (frames[0] as Uint8Array) : Buffer.concat(frames);
 }

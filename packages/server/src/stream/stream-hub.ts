@@ -1,6 +1,6 @@
-import type { Envelope } from "@baton/protocol/core";
+import { visibleText, type Envelope } from "@baton/protocol/core";
 import { EventRing, type RingEntry } from "./ring.ts";
-import { eventFrame } from "./sse-frame.ts";
+import { FramePacker } from "./sse-frame.ts";
 import type { StreamSource } from "./stream-source.ts";
 
 /** What a hub needs of a connected client. */
@@ -36,6 +36,8 @@ const MAX_PENDING_EPHEMERAL = 4096;
 export class StreamHub {
   readonly #source: StreamSource;
   readonly #ring: EventRing;
+  /** Every frame of the ring, encoded once into shared slabs: clients write views of them. */
+  readonly #packer = new FramePacker();
   readonly #members = new Set<HubMember>();
   readonly #users = new Set<unknown>();
   readonly #abort = new AbortController();
@@ -130,7 +132,7 @@ export class StreamHub {
         const cursor = this.#source.cursorOf(event);
         if (cursor === undefined || cursor <= this.#frontier) continue;
         const final = this.#source.isFinal(event);
-        this.#append({ cursor, key: cursor, frame: eventFrame(JSON.stringify(event), cursor), final });
+        this.#append({ cursor, key: cursor, frame: this.#packer.frame(JSON.stringify(event), cursor), final });
         this.#frontier = cursor;
         this.#releaseEphemeral();
         if (final) this.#finalCursor = cursor;
@@ -140,7 +142,7 @@ export class StreamHub {
     } catch (error) {
       if (!signal.aborted) {
         this.#failed = error instanceof Error ? error : new Error(String(error));
-        console.error(`baton serve: a stream follower failed (its clients reconnect): ${this.#failed.message}`);
+        console.error(`baton serve: a stream follower failed (its clients reconnect): ${visibleText(this.#failed.message)}`);
         this.close();
       }
     } finally {
@@ -150,7 +152,7 @@ export class StreamHub {
 
   #onEphemeral(event: Envelope, afterCursor: number): void {
     if (afterCursor === this.#frontier) {
-      this.#append({ cursor: undefined, key: afterCursor + 0.5, frame: eventFrame(JSON.stringify(event), undefined), final: false });
+      this.#append({ cursor: undefined, key: afterCursor + 0.5, frame: this.#packer.frame(JSON.stringify(event), undefined), final: false });
       return;
     }
     // The follower already read past the event's durable predecessor (a delta from another
@@ -165,7 +167,7 @@ export class StreamHub {
   #releaseEphemeral(): void {
     while (this.#pendingEphemeral[0] !== undefined && this.#pendingEphemeral[0].after <= this.#frontier) {
       const { after, event } = this.#pendingEphemeral.shift() as { after: number; event: Envelope };
-      this.#append({ cursor: undefined, key: after + 0.5, frame: eventFrame(JSON.stringify(event), undefined), final: false });
+      this.#append({ cursor: undefined, key: after + 0.5, frame: this.#packer.frame(JSON.stringify(event), undefined), final: false });
     }
   }
 
@@ -178,7 +180,8 @@ export class StreamHub {
 
   /**
    * Wakes the clients once per turn of the event loop, not once per event: the follower reads
-   * a whole chunk of the log at a time, and a client then writes all of it in one write.
+   * a whole chunk of the log at a time, and a client then hands all of it to its connection
+   * at once (adjacent frames of a slab as one view).
    */
   #scheduleNotify(): void {
     if (this.#notifyScheduled) return;

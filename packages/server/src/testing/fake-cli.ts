@@ -8,7 +8,7 @@
 //   otherwise             → reopens RUN, prints its new run.started, logs its arguments, closes the
 //                           gate's stage visit it waited at, completes it
 import { join } from "node:path";
-import { openStore, type RunWriter } from "@baton/engine/store";
+import { openStore, type RunStoreWriter } from "@baton/engine/store";
 import { foldRun, openStages, type Envelope } from "@baton/protocol/core";
 
 const args = process.argv.slice(2);
@@ -21,7 +21,7 @@ if (refusal !== null) {
 }
 if (command === "run" && afterDashes[0] === "hang") await new Promise((resolve) => setTimeout(resolve, 60_000));
 await using store = await openStore(join(process.cwd(), ".baton"));
-let writer: RunWriter;
+let writer: RunStoreWriter;
 /** The gate visit a paused run waits at: like the real CLI, the answer closes it before the run ends. */
 let waiting: ReturnType<typeof openStages> = [];
 if (command === "run") {

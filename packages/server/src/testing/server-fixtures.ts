@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { openStore, type RunWriter, type Store } from "@baton/engine/store";
+import { openStore, type RunStoreWriter, type RunStore } from "@baton/engine/store";
 import { testTempDir } from "@baton/protocol/testing";
 import { createApp, type AppOptions } from "../app.ts";
 import { startServer, type RunningServer } from "../serve/start-server.ts";
@@ -14,7 +14,7 @@ export const AUTH = { authorization: `Bearer ${TEST_TOKEN}` } as const;
 export const COMPLETED = { status: "succeeded", usage: { input_tokens: 0, output_tokens: 0 }, active_ms: 1, duration_ms: 1 };
 
 /** A project folder with `.baton/` (no git: the store needs none) and its open store. */
-export async function makeProject(prefix: string): Promise<{ root: string; batonDir: string; store: Store }> {
+export async function makeProject(prefix: string): Promise<{ root: string; batonDir: string; store: RunStore }> {
   const root = await testTempDir(prefix);
   const batonDir = join(root, ".baton");
   await mkdir(batonDir);
@@ -22,7 +22,7 @@ export async function makeProject(prefix: string): Promise<{ root: string; baton
 }
 
 /** A run begun with `run.created` (task, agent) and `run.started`, left open. */
-export async function beginRun(store: Store, task = "fixture task"): Promise<RunWriter> {
+export async function beginRun(store: RunStore, task = "fixture task"): Promise<RunStoreWriter> {
   const writer = await store.createRun({ task, agent: "fake", repo: { root: "/tmp/fixture", dirty: false } });
   writer.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: "test" });
   await writer.flush();
@@ -30,7 +30,7 @@ export async function beginRun(store: Store, task = "fixture task"): Promise<Run
 }
 
 /** A finished run: created, started, `logEvents` log events in several batches, completed. */
-export async function finishedRun(store: Store, logEvents: number, task?: string): Promise<{ runId: string; number: number; last: number }> {
+export async function finishedRun(store: RunStore, logEvents: number, task?: string): Promise<{ runId: string; number: number; last: number }> {
   const writer = await beginRun(store, task);
   await appendLogs(writer, logEvents);
   writer.append("run.completed", COMPLETED);
@@ -38,7 +38,7 @@ export async function finishedRun(store: Store, logEvents: number, task?: string
   return { runId: writer.runId, number: writer.number, last: logEvents + 3 };
 }
 
-export async function appendLogs(writer: RunWriter, count: number, from = 1): Promise<void> {
+export async function appendLogs(writer: RunStoreWriter, count: number, from = 1): Promise<void> {
   for (let index = from; index < from + count; index += 1) {
     writer.append("log", { level: "info", message: `m${index}` });
     if (index % 7 === 0) await yieldToLoop();
@@ -49,12 +49,12 @@ export async function appendLogs(writer: RunWriter, count: number, from = 1): Pr
 /** A stand-in for the CLI's launcher (`POST /api/runs`): see fake-cli.ts. */
 export const FAKE_CLI = fileURLToPath(new URL("./fake-cli.ts", import.meta.url));
 
-export function testApp(store: Store, root: string, options: Partial<AppOptions> = {}) {
+export function testApp(store: RunStore, root: string, options: Partial<AppOptions> = {}) {
   return createApp({ store, projectRoot: root, token: TEST_TOKEN, cliEntry: FAKE_CLI, ...options });
 }
 
 /** The server on a real socket (127.0.0.1, a free port), with test-sized stream limits by default. */
-export function listenForTest(store: Store, root: string, options: Partial<Parameters<typeof startServer>[0]> = {}): Promise<RunningServer> {
+export function listenForTest(store: RunStore, root: string, options: Partial<Parameters<typeof startServer>[0]> = {}): Promise<RunningServer> {
   return startServer({ store, projectRoot: root, token: TEST_TOKEN, cliEntry: FAKE_CLI, host: "127.0.0.1", port: 0, ...options });
 }
 

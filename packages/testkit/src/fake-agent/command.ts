@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Absolute path of the fake agent's executable script. */
-export const fakeAgentBinPath = fileURLToPath(new URL("./bin.ts", import.meta.url));
+/** Absolute path of the fake agent's executable script (its source in a checkout, its build when installed). */
+export const fakeAgentBinPath = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./bin.ts" : "./bin.js", import.meta.url));
 
 /**
  * How to start the fake agent on a script, in the shape Baton's agent launcher takes. It runs

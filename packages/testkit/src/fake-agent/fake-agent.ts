@@ -47,10 +47,14 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
   const newToolCallId = options.newToolCallId ?? (() => randomId("call_"));
   // Per app, not per module: each connected app gets its own sessions.
   const sessions = options.sessions ?? new Map<string, FakeSession>();
+  // Real agents (Claude Code) ask form questions only of a client that says it takes them.
+  let takesForms = false;
 
   return acp
     .agent({ name: FAKE_AGENT_NAME })
-    .onRequest(acp.methods.agent.initialize, () => ({
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      takesForms = params.clientCapabilities?.elicitation?.form != null;
+      return {
       protocolVersion: acp.PROTOCOL_VERSION,
       agentInfo: { name: FAKE_AGENT_NAME, title: "Baton fake agent (scripted)", version: FAKE_AGENT_VERSION },
       agentCapabilities: {
@@ -59,10 +63,11 @@ export function createFakeAgent(options: FakeAgentOptions): acp.AgentApp {
         mcpCapabilities: { http: false, sse: false },
       },
       authMethods: [],
-    }))
+      };
+    })
     .onRequest(acp.methods.agent.authenticate, () => ({}))
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
-      const session = createFakeSession(newSessionId(), resolve(params.cwd), startModel);
+      const session = createFakeSession(newSessionId(), resolve(params.cwd), startModel, takesForms);
       sessions.set(session.id, session);
       return { sessionId: session.id, configOptions: configOptionsOf(session), models: modelStateOf(session), modes: modeStateOf(session) };
     })

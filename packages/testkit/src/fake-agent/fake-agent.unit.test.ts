@@ -21,7 +21,10 @@ type InProcess = {
   updates(kind: string): Array<Record<string, unknown>>;
 };
 
-async function inProcess<T>(script: ScriptInput, op: (agent: InProcess) => Promise<T>): Promise<T> {
+/** `takesForms`: the client says it takes form questions, and answers each with `answer`. */
+type ClientOptions = { takesForms?: boolean; answer?: acp.CreateElicitationResponse; asked?: acp.CreateElicitationRequest[] };
+
+async function inProcess<T>(script: ScriptInput, op: (agent: InProcess) => Promise<T>, options: ClientOptions = {}): Promise<T> {
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
   const sessions = new Map<string, FakeSession>();
@@ -37,10 +40,14 @@ async function inProcess<T>(script: ScriptInput, op: (agent: InProcess) => Promi
   const messages: RawMessage[] = [];
   const client = acp
     .client({ name: "fake-agent-unit-test" })
-    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }))
+    .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+      options.asked?.push(params);
+      return options.answer ?? { action: "decline" };
+    });
   try {
     return await client.connectWith(acp.ndJsonStream(toAgent.writable, toClient.readable.pipeThrough(tapLines(messages))), async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: options.takesForms === true ? { elicitation: { form: {} } } : {} });
       const cwd = await testTempDir("fake-agent-unit-");
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
       const updates = (kind: string) =>
@@ -58,6 +65,37 @@ async function inProcess<T>(script: ScriptInput, op: (agent: InProcess) => Promi
 const prompt = (agent: InProcess, text = "go") => agent.ctx.request(acp.methods.agent.session.prompt, { sessionId: agent.sessionId, prompt: [{ type: "text", text }] });
 
 describe("fake agent in process", () => {
+  const FORM = { message: "Which database?", schema: { type: "object" as const, properties: { db: { type: "string", enum: ["postgres", "sqlite"] } }, required: ["db"] } };
+
+  test("ask puts a form question tied to a tool call to a client that takes them, and reports the answer", async () => {
+    const asked: acp.CreateElicitationRequest[] = [];
+    await inProcess(
+      [{ ask: FORM }],
+      async (agent) => {
+        assert.equal((await prompt(agent)).stopReason, "end_turn");
+        const [call] = agent.updates("tool_call");
+        assert.equal(call?.["title"], "AskUserQuestion");
+        assert.deepEqual(asked, [{ sessionId: agent.sessionId, toolCallId: call?.["toolCallId"], message: "Which database?", mode: "form", requestedSchema: FORM.schema }]);
+        const done = agent.updates("tool_call_update").at(-1);
+        assert.equal(done?.["status"], "completed");
+        assert.deepEqual(done?.["rawOutput"], { action: "accept", content: { db: "sqlite" } });
+        const said = agent.updates("agent_message_chunk").map((update) => (update["content"] as { text: string }).text).join("");
+        assert.equal(said, 'The user answered: {"action":"accept","content":{"db":"sqlite"}}');
+      },
+      { takesForms: true, answer: { action: "accept", content: { db: "sqlite" } }, asked },
+    );
+  });
+
+  test("ask does not ask a client that takes no form questions: it says so and goes on", async () => {
+    const asked: acp.CreateElicitationRequest[] = [];
+    await inProcess([{ ask: FORM }, { say: "after" }], async (agent) => {
+      assert.equal((await prompt(agent)).stopReason, "end_turn");
+      assert.deepEqual(asked, []);
+      const said = agent.updates("agent_message_chunk").map((update) => (update["content"] as { text: string }).text).join("");
+      assert.match(said, /^The client takes no form questions; going on without asking\.after$/);
+    }, { asked });
+  });
+
   test("a prompt mid-turn is a notice: answered at once, kept, and the turn plays on", async () => {
     // The turn waits at a gate only this test opens: the notice's answer cannot wait for it.
     const script = { turns: [[{ say: "working" }, { wait_for: "go" }, { say: "done" }], [{ say: "second turn" }]] };
@@ -138,6 +176,29 @@ describe("fake agent in process", () => {
       await agent.ctx.notify(acp.methods.agent.session.cancel, { sessionId: agent.sessionId });
       assert.equal((await turn).stopReason, "cancelled");
       assert.equal(agent.updates("agent_message_chunk").length, 0);
+    });
+  });
+
+  test("wait_for_notice holds the turn until a mid-turn prompt holds its text, then the turn goes on", async () => {
+    await inProcess([{ say: "before" }, { wait_for_notice: "keep the API" }, { say: "after" }], async (agent) => {
+      let turnEnded = false;
+      const turn = prompt(agent).finally(() => (turnEnded = true));
+      await waitFor(() => agent.updates("agent_message_chunk").length > 0);
+      await prompt(agent, "an unrelated notice");
+      assert.equal(turnEnded, false, "a notice without the text does not end the wait");
+      await prompt(agent, "Message from ada: please keep the API as it is");
+      assert.equal((await turn).stopReason, "end_turn");
+      const said = agent.updates("agent_message_chunk").map((update) => (update["content"] as { text: string }).text).join("");
+      assert.equal(said, "beforeafter");
+    });
+  });
+
+  test("a cancel ends a wait_for_notice that never comes: the turn ends cancelled", async () => {
+    await inProcess([{ wait_for_notice: "never" }, { say: "never said" }], async (agent) => {
+      const turn = prompt(agent);
+      await waitFor(() => agent.session.activeTurn !== undefined);
+      await agent.ctx.notify(acp.methods.agent.session.cancel, { sessionId: agent.sessionId });
+      assert.equal((await turn).stopReason, "cancelled");
     });
   });
 

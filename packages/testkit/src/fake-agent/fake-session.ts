@@ -18,8 +18,10 @@ export type FakeSession = {
    * limits and loops), in order. Such a prompt is answered at once and plays no script turn.
    */
   notices: string[];
+  /** Whether the client said, in `initialize`, that it takes form questions (ACP elicitation): `ask` steps ask only then. */
+  readonly takesForms: boolean;
 };
 
-export function createFakeSession(id: string, cwd: string, model: string): FakeSession {
-  return { id, cwd, promptsSeen: 0, costUsd: 0, model, mode: "auto", activeTurn: undefined, notices: [] };
+export function createFakeSession(id: string, cwd: string, model: string, takesForms = false): FakeSession {
+  return { id, cwd, promptsSeen: 0, costUsd: 0, model, mode: "auto", activeTurn: undefined, notices: [], takesForms };
 }

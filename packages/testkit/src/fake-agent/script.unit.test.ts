@@ -17,9 +17,11 @@ const everyStep = [
   { run: "echo hi" },
   { usage: {} },
   { usage: { input_tokens: 1, output_tokens: 2, cost_usd: 0.01 } },
+  { model_call: { parallel: 2, model: "claude-sonnet-4-5", prompt: "Say hi.", max_tokens: 64, tools: ["Write"], fail_on_error: false } },
   { sleep: 0 },
   { hang: 10 },
   { wait_for: "gates/go" },
+  { wait_for_notice: "from a person" },
   { wait_for: "/tmp/elsewhere/go" },
   { flood: 3 },
   { stderr: "API Error: 529 overloaded" },
@@ -29,6 +31,8 @@ const everyStep = [
   { crash: 3 },
   { stop: "max_tokens" },
   { update: { sessionUpdate: "something_new", anything: [1, 2] } },
+  { ask: { message: "Which?", schema: { type: "object", properties: { db: { type: "string" } }, required: ["db"] } } },
+  { ask: { message: "Sign in", schema: { properties: {} }, mode: "url" } },
   { ext: { method: "_baton/ping" } },
   { ext: { method: "_baton/ping", params: { n: 1 } } },
   { repeat: { times: 3, steps: [{ run: "ls" }, { say: "again" }] } },
@@ -78,8 +82,11 @@ describe("parseScript", () => {
     assert.match(parseError([{ crash: 300 }]), /^script t\.json: step 1: crash: /);
     assert.match(parseError([{ flood: 0 }]), /^script t\.json: step 1: flood: /);
     assert.match(parseError([{ usage: { tokens: 1 } }]), /^script t\.json: step 1: usage: .*tokens/);
+    assert.match(parseError([{ model_call: { parallel: 0 } }]), /^script t\.json: step 1: model_call\.parallel: /);
     assert.match(parseError([{ update: { kind: "x" } }]), /^script t\.json: step 1: update\.sessionUpdate: /);
     assert.match(parseError([{ ext: { method: "ping" } }]), /^script t\.json: step 1: ext\.method: must start with "_"/);
+    assert.match(parseError([{ ask: { message: "Which?" } }]), /^script t\.json: step 1: ask\.schema: /);
+    assert.match(parseError([{ ask: { message: "Which?", schema: { properties: {} }, mode: "sms" } }]), /^script t\.json: step 1: ask\.mode: /);
   });
 
   test("a repeat takes 1 to 10000 times of at least one step, its steps checked like any step", () => {

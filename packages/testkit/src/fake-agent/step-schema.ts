@@ -33,6 +33,16 @@ const playableStepValueSchemas = {
     output_tokens: z.int().nonnegative().optional(),
     cost_usd: z.number().nonnegative().optional(),
   }),
+  /** Streamed model calls to ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY (Baton's inference proxy), `parallel` at once. */
+  model_call: z.strictObject({
+    parallel: z.int().min(1).max(64).optional(),
+    model: z.string().min(1).optional(),
+    prompt: z.string().min(1).optional(),
+    max_tokens: z.int().positive().optional(),
+    /** Tools offered to the model (each takes `path` and `content`): the model may ask to call one, which the step does not run or report. */
+    tools: z.array(z.string().min(1)).max(16).optional(),
+    fail_on_error: z.boolean().optional(),
+  }),
   /** A wait a cancel cuts short; a long one is a stalled turn (nothing on the wire meanwhile). */
   sleep: z.int().nonnegative().max(MAX_WAIT_MS),
   /** A wait that ignores `session/cancel`: an agent that does not answer a cancel. */
@@ -43,6 +53,11 @@ const playableStepValueSchemas = {
    * the test says, never after a guessed time. Only looked at, so it may be anywhere.
    */
   wait_for: z.string().min(1),
+  /**
+   * A wait until a prompt that arrived mid-turn (a notice, a person's input) holds this text,
+   * cut short by a cancel; then the turn plays on. Shows the agent got a mid-turn prompt.
+   */
+  wait_for_notice: z.string().min(1),
   flood: z.int().positive(),
   /** A line on the agent's stderr, as agents print a provider's refusal before they give up. */
   stderr: z.string(),
@@ -51,6 +66,20 @@ const playableStepValueSchemas = {
   stop: z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),
   // Loose on purpose: the point of this step is to put updates Baton does not know on the wire.
   update: z.looseObject({ sessionUpdate: z.string().min(1) }),
+  /**
+   * A question for the user through ACP elicitation (a form), as Claude Code asks its
+   * AskUserQuestion: tied to a tool call, it waits for the answer (a cancel cuts it short) and
+   * says what came back. A client that takes no form questions is not asked.
+   */
+  ask: z.strictObject({
+    message: z.string().min(1),
+    /** The form's `requestedSchema` (ACP's elicitation schema); left loose so scripts can send ones a client must refuse. */
+    schema: z.looseObject({ type: z.literal("object").optional(), properties: z.record(z.string(), z.looseObject({})), required: z.array(z.string()).optional() }),
+    /** `url` sends a URL question instead (which a client that takes only forms declines). */
+    mode: z.enum(["form", "url"]).optional(),
+    /** Ask even a client that did not say it takes form questions, as a misbehaving agent would. */
+    regardless: z.boolean().optional(),
+  }),
   ext: z.strictObject({
     // ACP reserves names starting with "_" for extensions; anything else would be a protocol method.
     method: z.string().regex(/^_./, 'must start with "_" (ACP extension methods do)'),
@@ -69,15 +98,18 @@ const playableStepSchema = z.union([
   z.strictObject({ move: playableStepValueSchemas.move }),
   z.strictObject({ run: playableStepValueSchemas.run }),
   z.strictObject({ usage: playableStepValueSchemas.usage }),
+  z.strictObject({ model_call: playableStepValueSchemas.model_call }),
   z.strictObject({ sleep: playableStepValueSchemas.sleep }),
   z.strictObject({ hang: playableStepValueSchemas.hang }),
   z.strictObject({ wait_for: playableStepValueSchemas.wait_for }),
+  z.strictObject({ wait_for_notice: playableStepValueSchemas.wait_for_notice }),
   z.strictObject({ flood: playableStepValueSchemas.flood }),
   z.strictObject({ stderr: playableStepValueSchemas.stderr }),
   z.strictObject({ fail: playableStepValueSchemas.fail }),
   z.strictObject({ crash: playableStepValueSchemas.crash }),
   z.strictObject({ stop: playableStepValueSchemas.stop }),
   z.strictObject({ update: playableStepValueSchemas.update }),
+  z.strictObject({ ask: playableStepValueSchemas.ask }),
   z.strictObject({ ext: playableStepValueSchemas.ext }),
 ]);
 

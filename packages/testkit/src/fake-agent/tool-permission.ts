@@ -46,7 +46,7 @@ export async function closeRefusedToolCall(
 }
 
 /** Resolves with the promise's value, or with undefined as soon as the signal aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => resolve(undefined);
     if (signal.aborted) onAbort();

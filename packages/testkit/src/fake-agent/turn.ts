@@ -6,9 +6,11 @@ import { floodMessages, streamText } from "./text-steps.ts";
 import { sendUpdate } from "./turn-context.ts";
 import type { StepOutcome, TurnContext } from "./turn-context.ts";
 import { reportUsage } from "./usage-step.ts";
+import { playModelCall } from "./model-call-step.ts";
 import { playDelete, playMove } from "./file-steps.ts";
-import { hangThroughCancel, sleepUnlessCancelled, waitForFileUnlessCancelled } from "./wait-steps.ts";
+import { hangThroughCancel, sleepUnlessCancelled, waitForFileUnlessCancelled, waitForNoticeUnlessCancelled } from "./wait-steps.ts";
 import { playWrite } from "./write-step.ts";
+import { playAsk } from "./ask-step.ts";
 
 /** How a turn ends: the prompt response, or the JSON-RPC error to answer the prompt with. */
 export type TurnEnd =
@@ -68,9 +70,11 @@ async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
   else if ("move" in step) return playMove(turn, step.move);
   else if ("run" in step) return playRun(turn, step.run);
   else if ("usage" in step) await reportUsage(turn, step.usage);
+  else if ("model_call" in step) return playModelCall(turn, step.model_call);
   else if ("sleep" in step) await sleepUnlessCancelled(step.sleep, turn.signal);
   else if ("hang" in step) await hangThroughCancel(step.hang);
   else if ("wait_for" in step) await waitForFileUnlessCancelled(resolve(turn.session.cwd, step.wait_for), turn.signal);
+  else if ("wait_for_notice" in step) await waitForNoticeUnlessCancelled(turn.session.notices, step.wait_for_notice, turn.signal);
   else if ("flood" in step) await floodMessages(turn, step.flood);
   else if ("stderr" in step) await turn.writeStderr(`${step.stderr}\n`);
   else if ("fail" in step) return { fail: step.fail };
@@ -80,7 +84,8 @@ async function playStep(step: Step, turn: TurnContext): Promise<StepOutcome> {
     // The SDK does not validate what it sends, so an update kind it does not know goes out
     // as-is through the same ordered write queue as every other message.
     await turn.client.notify("session/update", { sessionId: turn.session.id, update: step.update });
-  } else if ("ext" in step) await turn.client.notify(step.ext.method, step.ext.params ?? {});
+  } else if ("ask" in step) return playAsk(turn, step.ask);
+  else if ("ext" in step) await turn.client.notify(step.ext.method, step.ext.params ?? {});
   else assertNever(step);
   return "next";
 }

@@ -36,6 +36,14 @@ export async function waitForFileUnlessCancelled(path: string, signal: AbortSign
   while (!signal.aborted && !(await exists(path))) await sleepUnlessCancelled(WAIT_FOR_POLL_MS, signal);
 }
 
+/**
+ * `wait_for_notice`: waits until a prompt that came mid-turn holds `text`, cut short by a
+ * cancel. The session notes each such prompt as it answers it (fake-agent.ts).
+ */
+export async function waitForNoticeUnlessCancelled(notices: readonly string[], text: string, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted && !notices.some((notice) => notice.includes(text))) await sleepUnlessCancelled(WAIT_FOR_POLL_MS, signal);
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await access(path);

@@ -8,5 +8,5 @@ export { AUXILIARY_REPLY } from "./conversation.ts";
 export type { TwinRequestRecord } from "./request-log.ts";
 export { SHELL_TOOL_NAMES, WRITE_TOOL_NAMES } from "./tool-choice.ts";
 export type { ApiName } from "./wire/wire-api.ts";
-/** Absolute path of the twin's executable script. */
-export const modelTwinBinPath = fileURLToPath(new URL("./bin.ts", import.meta.url));
+/** Absolute path of the twin's executable script (its source in a checkout, its build when installed). */
+export const modelTwinBinPath = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./bin.ts" : "./bin.js", import.meta.url));

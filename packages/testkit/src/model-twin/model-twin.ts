@@ -6,7 +6,7 @@ import { decideReply, estimateTokens, replyTokens, requestRole } from "./convers
 import type { Reply } from "./conversation.ts";
 import { retryAfterHeaders, sendJson, writeStream, writeWhole } from "./reply-writer.ts";
 import { readRequestBody } from "./request-body.ts";
-import { createRequestLog, redactHeaders, redactPath } from "./request-log.ts";
+import { createRequestLog, credentialsOf, redactHeaders, redactPath } from "./request-log.ts";
 import type { RequestLog, TwinRequestRecord } from "./request-log.ts";
 import { routeRequest } from "./routes.ts";
 import { parseScenario, scenarioFor } from "./scenario.ts";
@@ -26,6 +26,8 @@ export type ModelTwinOptions = {
   models?: readonly string[];
   /** Aborting closes the twin. */
   signal?: AbortSignal;
+  /** The one key the twin takes (an upstream's real key): each request's `credential` says whether it came with it; other keys get a 401. */
+  key?: string;
 };
 
 export const DEFAULT_TWIN_MODELS = ["twin-model"] as const;
@@ -48,8 +50,10 @@ export class ModelTwin implements AsyncDisposable {
   #faultUses = 0;
   #seq = 0;
   #url = "";
+  readonly #key: string | undefined;
 
   private constructor(options: ModelTwinOptions) {
+    this.#key = options.key;
     this.#scenario = parseScenario(options.scenario ?? "text");
     this.#log = createRequestLog(options.logFile);
     this.#models = options.models ?? DEFAULT_TWIN_MODELS;
@@ -135,6 +139,14 @@ export class ModelTwin implements AsyncDisposable {
       scenario: this.#scenario.name,
       status: 404,
     };
+    if (this.#key !== undefined) {
+      const credentials = credentialsOf(request.headers, url);
+      record.credential = credentials.length === 0 ? "none" : credentials.every((value) => value === this.#key) ? "expected" : "other";
+      if (record.credential !== "expected") {
+        this.#log.append({ ...record, status: 401 });
+        return sendJson(response, 401, { error: { type: "authentication_error", message: "model twin: not the upstream's key" } });
+      }
+    }
     const route = routeRequest(method, url, request.headers["anthropic-version"] !== undefined);
     if (route.kind === "unknown") {
       this.#log.append(record);

@@ -25,6 +25,11 @@ export type TwinRequestRecord = {
   /** What the twin answered: text, or the tool call it made. */
   reply?: { kind: "text"; text: string } | { kind: "tool"; name: string; args: Record<string, unknown> };
   fault?: Fault["kind"];
+  /**
+   * With the twin's `key` set: whether the request carried that key (`expected`), another
+   * credential (`other`: a run token that went around Baton's proxy), or none.
+   */
+  credential?: "expected" | "other" | "none";
 };
 
 export const REDACTED = "[REDACTED]";
@@ -68,4 +73,10 @@ export function createRequestLog(file?: string): RequestLog {
       records.length = 0;
     },
   };
+}
+
+/** Every credential a request carries, wherever a provider SDK puts it. */
+export function credentialsOf(headers: IncomingHttpHeaders, url: URL): string[] {
+  const values = [headers["x-api-key"], headers["x-goog-api-key"], headers["api-key"], headers["authorization"]?.replace(/^Bearer\s+/i, ""), url.searchParams.get("key") ?? undefined];
+  return values.filter((value): value is string => typeof value === "string" && value.length > 0);
 }

@@ -34,6 +34,11 @@ export const stepSchema = z.union([
    * client's permission first.
    */
   z.strictObject({ run: z.string().min(1), escalate: z.boolean().optional() }),
+  /**
+   * A call of the tool the agent offers by that name (or behind an MCP prefix), with these
+   * arguments as they are: Claude Code's `AskUserQuestion`, say, to make the agent ask its user.
+   */
+  z.strictObject({ tool: z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) }) }),
 ]);
 
 const reply = z.string().min(1).optional().describe("the final text reply");

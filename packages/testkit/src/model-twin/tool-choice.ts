@@ -96,6 +96,10 @@ export type StepContext = { tools: readonly OfferedTool[]; cwd: string | undefin
  *   // → { name: "write", args: { filePath: "/repo/a.txt", content: "x" } } for OpenCode
  */
 export function toolCallForStep(step: Step, context: StepContext): ToolCall | { unplayable: string } {
+  if ("tool" in step) {
+    const named = findTool(context.tools, [step.tool.name]);
+    return named === undefined ? { unplayable: `no tool ${step.tool.name} offered (offered: ${context.tools.map((tool) => tool.name).join(", ") || "none"})` } : { name: named.name, args: step.tool.args };
+  }
   const shell = findTool(context.tools, SHELL_TOOL_NAMES);
   if ("run" in step) {
     return shell === undefined ? { unplayable: `no shell-like tool offered (looked for ${SHELL_TOOL_NAMES.join(", ")})` } : shellCall(shell, step.run, step.escalate);

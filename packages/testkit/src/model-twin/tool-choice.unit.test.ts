@@ -75,6 +75,13 @@ test("a step with no fitting tool says which tools it looked for", () => {
   assert.match(call.unplayable, /^no shell-like tool offered \(looked for exec_command, bash, /);
 });
 
+test("a tool step calls the offered tool of that name (also behind an MCP prefix) with its arguments as they are", () => {
+  const args = { questions: [{ question: "Which?", header: "DB", options: [{ label: "A", description: "a" }, { label: "B", description: "b" }], multiSelect: false }] };
+  assert.deepEqual(toolCallForStep({ tool: { name: "AskUserQuestion", args } }, { tools: [tool("Bash"), tool("mcp__x__AskUserQuestion")], cwd: undefined }), { name: "mcp__x__AskUserQuestion", args });
+  const missing = toolCallForStep({ tool: { name: "AskUserQuestion", args } }, { tools: [tool("Bash"), tool("Write")], cwd: undefined });
+  assert.deepEqual(missing, { unplayable: "no tool AskUserQuestion offered (offered: Bash, Write)" });
+});
+
 test("the shell write command writes the content byte for byte, quotes and all", async () => {
   const dir = await testTempDir("twin-write-command-");
   const content = "it's \"quoted\" $HOME `x` \\n\nsecond line\n";

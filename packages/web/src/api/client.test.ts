@@ -62,3 +62,36 @@ test("a gate decision is a POST to the run's approve, reject or answer, marked a
   const refused = createApi("", "t", recordingFetch(409, { error: { code: "not_paused", message: "run 4 is running, not waiting at a gate" } }).fetchFn);
   await assert.rejects(refused.decideGate("4", { kind: "approve" }), (error: unknown) => error instanceof ApiError && error.code === "not_paused");
 });
+
+test("steering, permission answers, the diff and the overview go to their routes, recorded via web", async () => {
+  const { calls, fetchFn } = recordingFetch(202, { input: { id: "inp_1", by: "web" }, answer: {}, diff: { files: [] }, runs: [{ id: "run_A", number: 1, status: "running", waiting: "permission" }] });
+  const api = createApi("", "t", fetchFn);
+  assert.deepEqual(await api.steer("3", "also this"), { id: "inp_1", by: "web" });
+  await api.answerPermission("3", "call/1", { action: "allow", alwaysForRun: true });
+  await api.answerPermission("3", "c2", { action: "deny", reason: "" });
+  await api.answerQuestion("3", "q_1", { action: "accept", content: { db: "sqlite", replicas: 2 } });
+  await api.answerQuestion("3", "q_2", { action: "decline" });
+  await api.getDiff("3");
+  assert.equal((await api.overview("running"))[0]!.waiting, "permission");
+  assert.deepEqual(
+    calls.map((c) => [c.init?.method, c.url, c.init?.body === undefined ? undefined : JSON.parse(String(c.init.body))]),
+    [
+      ["POST", "/api/runs/3/input", { text: "also this", by: "web" }],
+      ["POST", "/api/runs/3/permissions/call%2F1/allow", { via: "web", by: "web", always_for_run: true }],
+      ["POST", "/api/runs/3/permissions/c2/deny", { via: "web", by: "web" }],
+      ["POST", "/api/runs/3/questions/q_1", { via: "web", by: "web", action: "accept", content: { db: "sqlite", replicas: 2 } }],
+      ["POST", "/api/runs/3/questions/q_2", { via: "web", by: "web", action: "decline" }],
+      ["GET", "/api/runs/3/diff", undefined],
+      ["GET", "/api/overview?status=running", undefined],
+    ],
+  );
+});
+
+test("an artifact's URL is only ever one of this API's artifact paths", () => {
+  const api = createApi("", "t", recordingFetch(200, {}).fetchFn);
+  const sha = "a".repeat(64);
+  assert.equal(api.artifactUrl(`/api/runs/1/artifacts/${sha}`), `/api/runs/1/artifacts/${sha}?token=t`);
+  for (const bad of ["https://evil.test/x.png", `//evil.test/api/runs/1/artifacts/${sha}`, "/api/runs/1/outputs/x", `/api/runs/1/artifacts/${sha}/../x`, "javascript:alert(1)"]) {
+    assert.equal(api.artifactUrl(bad), "about:blank", bad);
+  }
+});

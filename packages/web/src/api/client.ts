@@ -1,4 +1,5 @@
 // The HTTP API of `baton serve`, as the page uses it. Every call carries the access token.
+import { definedFields } from "@baton/protocol/core";
 
 /** A run as the API lists it. Fields the server does not send stay undefined. */
 export type RunRow = {
@@ -43,6 +44,43 @@ export function lastingFailure(error: unknown): string | undefined {
 /** A decision at a gate, as the page sends it (recorded `via: web`). */
 export type GateDecisionInput = ({ kind: "approve" | "reject" } | { kind: "answer"; answer: string }) & { comment?: string };
 
+/** A run's figures as `GET /api/overview` gives them: folded from its events by the server. */
+export type RunOverview = {
+  id: string;
+  number: number;
+  status: string;
+  duration_ms?: number;
+  cost_usd?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  stage?: string;
+  branch?: string;
+  waiting?: "gate" | "permission" | "question";
+};
+
+/** One file of a run's change (`GET /api/runs/{ref}/diff`). */
+export type DiffFile = {
+  path: string;
+  old_path?: string;
+  change: string;
+  binary: boolean;
+  added: number;
+  removed: number;
+  patch: string;
+  truncated: boolean;
+};
+
+export type RunDiff = { source: "commit" | "workspace"; base_sha?: string; commit?: string; branch?: string; added: number; removed: number; files: DiffFile[] };
+
+/** A captured file (`GET /api/runs/{ref}/artifacts`); `url` is a path on this server. */
+export type Artifact = { path: string; bytes: number; sha256: string; media_type: string; stage?: string; url: string };
+
+/** A person's reply to a question the agent asked (recorded `via: web`): the form's values, or a decline. */
+export type QuestionReply = { action: "accept" | "decline"; content?: Record<string, string | number | boolean | string[]> };
+
+/** A person's answer to a permission question an `ask` rule put (recorded `via: web`). */
+export type PermissionAnswer = { action: "allow" | "deny"; alwaysForRun?: boolean; reason?: string; optionId?: string };
+
 export type Api = {
   listRuns(): Promise<RunList>;
   getRun(ref: string): Promise<RunRow>;
@@ -51,6 +89,18 @@ export type Api = {
   cancelRun(ref: string): Promise<void>;
   /** Answers the gate a paused run waits at; the run resumes in the server's `baton` child. */
   decideGate(ref: string, decision: GateDecisionInput): Promise<void>;
+  /** The newest runs with their figures, optionally of one status. */
+  overview(status?: string): Promise<RunOverview[]>;
+  /** What the run changed, by file. */
+  getDiff(ref: string): Promise<RunDiff>;
+  listArtifacts(ref: string): Promise<Artifact[]>;
+  /** Where an artifact's bytes are served (our own origin, with the token). */
+  artifactUrl(path: string): string;
+  /** Queues text for the running agent; the stream shows input.queued or input.rejected. */
+  steer(ref: string, text: string): Promise<{ id: string }>;
+  answerPermission(ref: string, call: string, answer: PermissionAnswer): Promise<void>;
+  /** Answers a question the agent asked; the stream shows question.answered. */
+  answerQuestion(ref: string, id: string, reply: QuestionReply): Promise<void>;
   /** The SSE URL of a run's events after `after` (EventSource cannot send headers). */
   runStreamUrl(ref: string, after: number): string;
   /** The SSE URL of the cross-run feed after position `after` (0: the server's default). */
@@ -96,6 +146,19 @@ export function createApi(base: string, token: string, fetchFn: typeof fetch = (
     },
     decideGate: async (ref, { kind, ...fields }) => {
       await call<unknown>("POST", `${run(ref)}/${kind}`, { ...fields, via: "web" });
+    },
+    overview: async (status) => (await call<{ runs?: RunOverview[] }>("GET", status === undefined ? "/api/overview" : `/api/overview?status=${encodeURIComponent(status)}`)).runs ?? [],
+    getDiff: async (ref) => (await call<{ diff: RunDiff }>("GET", `${run(ref)}/diff`)).diff,
+    listArtifacts: async (ref) => (await call<{ artifacts?: Artifact[] }>("GET", `${run(ref)}/artifacts`)).artifacts ?? [],
+    // Only paths of this API: an artifact's url never sends the page elsewhere.
+    artifactUrl: (path) => (/^\/api\/runs\/[0-9A-Za-z_]+\/artifacts\/[0-9a-f]{64}$/.test(path) ? url(path) : "about:blank"),
+    steer: async (ref, text) => (await call<{ input: { id: string } }>("POST", `${run(ref)}/input`, { text, by: "web" })).input,
+    answerPermission: async (ref, callId, { action, alwaysForRun, reason, optionId }) => {
+      const body = definedFields({ via: "web", by: "web", option_id: optionId, always_for_run: alwaysForRun === true ? true : undefined, reason: reason === "" ? undefined : reason });
+      await call<unknown>("POST", `${run(ref)}/permissions/${encodeURIComponent(callId)}/${action}`, body);
+    },
+    answerQuestion: async (ref, id, { action, content }) => {
+      await call<unknown>("POST", `${run(ref)}/questions/${encodeURIComponent(id)}`, definedFields({ via: "web", by: "web", action, content }));
     },
     runStreamUrl: (ref, after) => url(`${run(ref)}/stream`, { after }),
     feedUrl: (after) => url("/api/stream", { after: after > 0 ? after : undefined }),

@@ -20,6 +20,7 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
   };
   const ended = isEnded(summary.status);
   const stoppedBy = stoppedByWords(summary.stopped_by, summary.provider_error);
+  const branch = summary.commit?.branch ?? summary.workspace?.branch;
   return (
     <header class="run-header">
       <h1 id="run-title">
@@ -30,8 +31,10 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
         {summary.agent !== undefined && <Fact term="Agent" value={summary.model ? `${summary.agent} (${summary.model})` : summary.agent} />}
         {summary.started_at !== undefined && <Fact term="Started" value={formatTime(summary.started_at)} />}
         {summary.duration_ms !== undefined && <Fact term="Duration" value={formatDuration(summary.duration_ms)} />}
-        <Fact term="Usage" value={formatTokens(summary.usage.input_tokens, summary.usage.output_tokens)} />
-        {summary.cost_usd !== undefined && <Fact term="Cost" value={formatCost(summary.cost_usd)} />}
+        <Fact term="Tokens" value={formatTokens(summary.usage.input_tokens, summary.usage.output_tokens)} />
+        <Fact term="Cost" value={summary.cost_usd !== undefined ? formatCost(summary.cost_usd) : "none reported"} />
+        {branch !== undefined && <Fact term="Branch" value={branch} />}
+        {summary.commit !== undefined && <Fact term="Commit" value={`${summary.commit.sha.slice(0, 10)} ${summary.commit.message}`} />}
       </dl>
       {summary.error !== undefined && (
         <p class="run-error" role="alert">
@@ -39,6 +42,7 @@ export function RunHeader({ api, runRef, summary }: { api: Api; runRef: string; 
           {summary.provider_error !== undefined && ` · model provider: ${summary.provider_error}`}
         </p>
       )}
+      {summary.status === "cancelled" && <p class="run-stopped">Cancelled{summary.cancelled_by === undefined ? "" : ` by ${summary.cancelled_by}`}.</p>}
       {summary.status === "stopped" && <p class="run-stopped">Stopped{stoppedBy === undefined ? "" : ` by ${stoppedBy}`}; its work is kept.</p>}
       {/* A paused run has no process to cancel: its gate's Reject ends it. */}
       {!ended && summary.status !== "created" && summary.status !== "paused" && (

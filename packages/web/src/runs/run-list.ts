@@ -44,3 +44,29 @@ function withPatch(row: RunRow, patch: CatalogPatch): RunRow {
 export function sortRows(rows: readonly RunRow[]): RunRow[] {
   return [...rows].sort((a, b) => b.number - a.number);
 }
+
+/** Events after which the run list's figures (stage, waiting, cost, branch) are read again. */
+const OVERVIEW_TYPES = new Set([
+  ...ROW_TYPES,
+  "permission.requested",
+  "permission.resolved",
+  "approval.requested",
+  "approval.resolved",
+  "stage.started",
+  "stage.completed",
+  "stage.failed",
+  "workspace.ready",
+  "git.committed",
+]);
+
+export function changesOverview(event: Envelope): boolean {
+  return OVERVIEW_TYPES.has(event.type);
+}
+
+/** The statuses the list can be filtered by, in the order a person thinks of them. */
+export const FILTER_STATUSES = ["running", "paused", "created", "succeeded", "stopped", "failed", "cancelled"] as const;
+
+/** The rows of one status ("" for all). */
+export function filterRows(rows: readonly RunRow[], status: string): readonly RunRow[] {
+  return status === "" ? rows : rows.filter((row) => row.status === status);
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Envelope } from "@baton/protocol/core";
+import { definedFields, type Envelope } from "@baton/protocol/core";
 import { followStream, RETRY_FIRST_MS, type ConnectionState, type EventSourceLike, type Timers } from "./follow-stream.ts";
 
 /** An EventSource the test drives by hand. */
@@ -50,7 +50,7 @@ function manualTimers(): Timers & { delays: number[]; runAll(): void } {
 }
 
 const RUN = "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1A";
-const ev = (seq: number | undefined, type = "log"): Envelope => ({ v: 1, run: RUN, ...(seq === undefined ? {} : { seq }), at: "2026-11-29T10:00:00.000Z", type, data: {} });
+const ev = (seq: number | undefined, type = "log"): Envelope => definedFields({ v: 1, run: RUN, seq, at: "2026-11-29T10:00:00.000Z", type, data: {} });
 
 function harness(diagnose?: () => Promise<string | undefined>) {
   const sources: FakeSource[] = [];

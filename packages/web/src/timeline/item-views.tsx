@@ -1,7 +1,6 @@
 import { formatCost, formatDuration } from "../format/format.ts";
 import { StatusBadge } from "../runs/status-badge.tsx";
-import type { EndItem, NoteItem, PermissionItem, PlanEntry, ToolItem } from "./items.ts";
-import { permissionWords } from "./permission-words.ts";
+import type { EndItem, NoteItem, PlanEntry, ToolItem } from "./items.ts";
 
 const PLAN_MARKS: Record<string, string> = { completed: "✓", in_progress: "…", pending: "○" };
 
@@ -46,16 +45,6 @@ export function ToolView({ item, outputUrl }: { item: ToolItem; outputUrl: strin
         </a>
       )}
     </div>
-  );
-}
-
-export function PermissionView({ item }: { item: PermissionItem }) {
-  const { decision, how } = permissionWords(item);
-  return (
-    <p class="line">
-      Permission for {item.tool || "a tool call"}: <strong>{decision}</strong>
-      {how !== "" && <span class="dim"> ({how})</span>}
-    </p>
   );
 }
 

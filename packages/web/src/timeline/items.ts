@@ -21,6 +21,8 @@ export type ToolItem = {
 
 export type PlanEntry = { content: string; status: string; priority?: string };
 
+export type PermissionOption = { id: string; kind: string; name: string };
+
 export type PermissionItem = {
   kind: "permission";
   seqs: number[];
@@ -29,6 +31,44 @@ export type PermissionItem = {
   decision?: string;
   by?: string;
   rule?: string;
+  /** The question waits for a person (an `ask` rule), for at most `timeoutMs`. */
+  awaitingPerson?: boolean;
+  timeoutMs?: number;
+  /** Who answered, when a person did. */
+  who?: string;
+  /** The answers the agent offered (ACP permission options). */
+  options?: PermissionOption[];
+};
+
+/** One field of a question's form, as `question.asked` records it. */
+export type QuestionField = {
+  name: string;
+  type: string;
+  required: boolean;
+  title?: string;
+  description?: string;
+  options?: Array<{ value: string; title?: string; description?: string }>;
+  min?: number;
+  max?: number;
+};
+
+/** A question the agent asked through ACP elicitation: its form while it waits, what the agent was told once answered. */
+export type QuestionItem = {
+  kind: "question";
+  seqs: number[];
+  id: string;
+  message: string;
+  fields: QuestionField[];
+  /** The question waits for a person, for at most `timeoutMs`. */
+  awaitingPerson?: boolean;
+  timeoutMs?: number;
+  /** `accept`, `decline` or `cancel`, once answered. */
+  action?: string;
+  content?: Record<string, unknown>;
+  by?: string;
+  who?: string;
+  rule?: string;
+  reason?: string;
 };
 
 export type EndItem = {
@@ -60,9 +100,10 @@ export type TimelineItem = (
   | { kind: "plan"; seqs: number[]; entries: PlanEntry[] }
   | ToolItem
   | PermissionItem
+  | QuestionItem
   | EndItem
   | NoteItem
-) & { stage?: StageRef };
+) & { stage?: StageRef; turn?: number };
 
 /** Text still streaming in `agent.delta`s, shown until its complete message replaces it. */
 export type StreamingText = { session: string; kind: "text" | "thought"; text: string };

@@ -2,6 +2,7 @@ import type { Envelope } from "@baton/protocol/core";
 import { formatDuration, formatTokens, formatCost } from "../format/format.ts";
 import { type Data, num, record, str } from "./data.ts";
 import type { NoteItem } from "./items.ts";
+import { PEOPLE_DESCRIBERS } from "./people-notes.ts";
 import { RELIABILITY_DESCRIBERS } from "./reliability-notes.ts";
 import { WORKFLOW_DESCRIBERS } from "./workflow-notes.ts";
 
@@ -46,4 +47,5 @@ const DESCRIBERS: Record<string, (data: Data) => Omit<Note, "known">> = {
   "git.committed": (d) => ({ text: join(`committed ${(str(d["sha"]) ?? "").slice(0, 10)}`, str(d["message"])), tone: "info" }),
   ...RELIABILITY_DESCRIBERS,
   ...WORKFLOW_DESCRIBERS,
+  ...PEOPLE_DESCRIBERS,
 };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Envelope } from "@baton/protocol/core";
+import { definedFields, type Envelope } from "@baton/protocol/core";
 import { applyEvents, clearStreaming, initialTimeline, type TimelineState } from "./timeline.ts";
 import type { ToolItem } from "./items.ts";
 import { permissionWords } from "./permission-words.ts";
@@ -8,7 +8,7 @@ import { permissionWords } from "./permission-words.ts";
 const RUN = "run_01JD7Q2W3E4R5T6Y7V8X9Z0P1A";
 let clock = 0;
 const at = () => new Date(Date.UTC(2026, 10, 29, 10, 0, 0, clock++)).toISOString();
-const ev = (seq: number | undefined, type: string, data: Record<string, unknown> = {}): Envelope => ({ v: 1, run: RUN, ...(seq === undefined ? {} : { seq }), at: at(), type, data });
+const ev = (seq: number | undefined, type: string, data: Record<string, unknown> = {}): Envelope => definedFields({ v: 1, run: RUN, seq, at: at(), type, data });
 
 const sample: Envelope[] = [
   ev(1, "run.created", { number: 3, task: "Add a greeting", agent: "fake", repo: { root: "/r", dirty: false } }),
@@ -37,12 +37,14 @@ test("every durable event lands in exactly one item", () => {
   assert.equal(tool.status, "completed");
   assert.equal(tool.exitCode, 0);
   assert.equal(tool.hasOutput, true);
-  assert.deepEqual(state.items[6], { kind: "permission", seqs: [7, 8], call: "c_1", tool: "run", decision: "allow_once", by: "policy", rule: "default" });
+  assert.deepEqual(state.items[6], { kind: "permission", seqs: [7, 8], call: "c_1", tool: "run", decision: "allow_once", by: "policy", rule: "default", turn: 1 });
+  // Items between a turn's start and its end belong to it; the run's own events to none.
+  assert.deepEqual(state.items.map((i) => i.turn), [undefined, undefined, 1, 1, 1, 1, 1, 1, 1, 1, 1, undefined]);
   assert.equal(state.summary.status, "succeeded");
   assert.equal(state.summary.number, 3);
   assert.deepEqual(state.summary.usage, { input_tokens: 11, output_tokens: 6, cache_read_tokens: 0, cache_write_tokens: 0 });
   assert.equal(state.summary.cost_usd, 0.03);
-  assert.deepEqual(state.items[9], { kind: "note", seqs: [12], type: "brand.new", text: "brand.new", tone: "dim", known: false });
+  assert.deepEqual(state.items[9], { kind: "note", seqs: [12], type: "brand.new", text: "brand.new", tone: "dim", known: false, turn: 1 });
 });
 
 test("a replay after a reconnect adds nothing twice, however the events are batched", () => {
@@ -200,4 +202,48 @@ test("around a tool-call cap the page reads in log order: the warning, the hand-
     "asking the agent to hand back its work (tool call limit)",
     "turn 2: the hand-back prompt",
   ]);
+});
+
+test("a mid-turn prompt's turn nests in the running one; usage is charted over time and per turn; inputs follow their events", () => {
+  const events = [
+    ev(1, "run.started", { attempt: 1, resumed: false, pid: 1, host: "h" }),
+    ev(2, "turn.started", { session: "s", turn: 1, reason: "task" }),
+    ev(3, "usage.updated", { session: "s", basis: "delta", input_tokens: 10, output_tokens: 5, cost_usd: 0.01 }),
+    ev(4, "input.queued", { id: "inp_1", by: "web", text: "also this", chars: 9 }),
+    ev(5, "turn.started", { session: "s", turn: 2, reason: "steer" }),
+    ev(6, "input.delivered", { id: "inp_1", how: "mid_turn", turn: 2 }),
+    ev(7, "turn.completed", { session: "s", turn: 2, stop_reason: "end_turn" }),
+    ev(8, "agent.message", { session: "s", text: "back in turn 1" }),
+    ev(9, "usage.updated", { session: "s", basis: "delta", input_tokens: 3, output_tokens: 2, cost_usd: 0.02 }),
+    ev(10, "turn.completed", { session: "s", turn: 1, stop_reason: "end_turn" }),
+  ];
+  const queued = applyEvents(initialTimeline(), events.slice(0, 4));
+  assert.deepEqual(queued.inputs.get("inp_1"), { status: "queued" });
+  const state = applyEvents(queued, events.slice(4));
+  assert.deepEqual(state.items.map((item) => item.turn), [undefined, 1, 1, 1, 2, 2, 2, 1, 1, 1]);
+  assert.deepEqual(state.inputs.get("inp_1"), { status: "delivered", how: "mid_turn" });
+  assert.deepEqual(state.usage.points.map((point) => [point.tokens, point.costUsd]), [[15, 0.01], [20, 0.03]]);
+  assert.deepEqual(state.usage.turns.map((turn) => [turn.turn, turn.tokens, Math.round(turn.costUsd * 100) / 100]), [[1, 20, 0.03]]);
+  assert.equal(state.turns.length, 0);
+  assert.match(state.items[3]!.kind === "note" ? state.items[3]!.text : "", /^web steered: also this$/);
+});
+
+test("a question the agent asked is one item from question.asked to question.answered: its form while it waits, what the agent got after", () => {
+  const fields = [
+    { name: "db", type: "string", required: true, title: "Database", options: [{ value: "postgres", title: "PostgreSQL", description: "ours" }, { value: "sqlite" }] },
+    { name: "replicas", type: "integer", required: false, min: 1, max: 5 },
+  ];
+  const asked = [
+    ev(1, "run.created", { number: 3, task: "t", agent: "fake", repo: { root: "/r", dirty: false } }),
+    ev(2, "run.started", { attempt: 1, resumed: false, pid: 1, host: "h" }),
+    ev(3, "question.asked", { session: "s", id: "q_1", call: "c_1", mode: "form", message: "Which database?", fields, awaiting: "person", timeout_ms: 600_000 }),
+    ev(4, "question.asked", { session: "s", id: "q_2", mode: "url", message: "Sign in", fields: [] }),
+    ev(5, "question.answered", { session: "s", id: "q_2", action: "decline", by: "policy", rule: "question:unsupported", reason: "Baton puts form questions to people, not url ones" }),
+  ];
+  const waiting = applyEvents(initialTimeline(), asked);
+  assert.deepEqual(waiting.items[2], { kind: "question", seqs: [3], id: "q_1", message: "Which database?", fields, awaitingPerson: true, timeoutMs: 600_000 });
+  assert.deepEqual(waiting.items[3], { kind: "question", seqs: [4, 5], id: "q_2", message: "Sign in", fields: [], action: "decline", by: "policy", rule: "question:unsupported", reason: "Baton puts form questions to people, not url ones" });
+  const answered = applyEvents(waiting, [ev(6, "question.answered", { session: "s", id: "q_1", action: "accept", content: { db: "sqlite" }, by: "human", who: "ada", via: "web" })]);
+  assert.deepEqual(answered.items[2], { kind: "question", seqs: [3, 6], id: "q_1", message: "Which database?", fields, awaitingPerson: true, timeoutMs: 600_000, action: "accept", content: { db: "sqlite" }, by: "human", who: "ada" });
+  assert.deepEqual(seqsOf(answered), [1, 2, 3, 4, 5, 6]);
 });

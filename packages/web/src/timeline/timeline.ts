@@ -1,7 +1,7 @@
 import type { Envelope } from "@baton/protocol/core";
 import { stoppedByWords } from "../format/limits.ts";
 import { type Data, list, num, record, str } from "./data.ts";
-import type { EndItem, NoteItem, PermissionItem, PlanEntry, StageRef, StreamingText, TimelineItem, ToolItem } from "./items.ts";
+import type { EndItem, NoteItem, PermissionItem, PlanEntry, QuestionField, QuestionItem, StageRef, StreamingText, TimelineItem, ToolItem } from "./items.ts";
 import { noteFor } from "./notes.ts";
 import { budgetTenth } from "./reliability-notes.ts";
 import { applyToSummary, initialSummary, isEnded, type RunSummary } from "./summary.ts";
@@ -20,10 +20,35 @@ export type TimelineState = {
   permissionAt: ReadonlyMap<string, number>;
   /** The latest budget row: its index in `items`, the tenth of the most used limit it is at, its stage. */
   budget: { readonly at: number; readonly tenth: number; readonly stage: string } | undefined;
+  /** A person's inputs (steering) by id, as the run's events tell what came of them. */
+  inputs: ReadonlyMap<string, InputState>;
+  /** Usage over the run's time (after each usage report) and per turn: what the chart draws. */
+  usage: UsageSeries;
+  /** The turns open now (from turn.started to its turn.completed), the latest last: items added meanwhile belong to it. A mid-turn prompt opens a turn beside the running one. */
+  turns: readonly number[];
+};
+
+export type InputState = { status: "queued" | "delivered" | "rejected"; how?: string; code?: string };
+
+/** `points`: the run's totals after each usage report (time in ms); `turns`: tokens and cost each turn added. */
+export type UsageSeries = {
+  points: ReadonlyArray<{ at: number; tokens: number; costUsd: number }>;
+  turns: ReadonlyArray<{ turn: number; tokens: number; costUsd: number }>;
 };
 
 export function initialTimeline(): TimelineState {
-  return { lastSeq: 0, items: [], streaming: [], summary: initialSummary(), toolAt: new Map(), permissionAt: new Map(), budget: undefined };
+  return {
+    lastSeq: 0,
+    items: [],
+    streaming: [],
+    summary: initialSummary(),
+    toolAt: new Map(),
+    permissionAt: new Map(),
+    budget: undefined,
+    inputs: new Map(),
+    usage: { points: [], turns: [] },
+    turns: [],
+  };
 }
 
 type Draft = { -readonly [K in keyof TimelineState]: TimelineState[K] } & {
@@ -31,6 +56,8 @@ type Draft = { -readonly [K in keyof TimelineState]: TimelineState[K] } & {
   streaming: StreamingText[];
   toolAt: Map<string, number>;
   permissionAt: Map<string, number>;
+  inputs: Map<string, InputState>;
+  usage: { points: Array<UsageSeries["points"][number]>; turns: Array<UsageSeries["turns"][number]> };
 };
 
 /** Applies a batch of events and returns the new state; `state` is not modified. */
@@ -43,6 +70,9 @@ export function applyEvents(state: TimelineState, events: readonly Envelope[]): 
     toolAt: new Map(state.toolAt),
     permissionAt: new Map(state.permissionAt),
     budget: state.budget,
+    inputs: new Map(state.inputs),
+    usage: { points: [...state.usage.points], turns: [...state.usage.turns] },
+    turns: state.turns,
   };
   for (const event of events) applyOne(draft, event);
   return draft;
@@ -61,11 +91,23 @@ function applyOne(draft: Draft, event: Envelope): void {
   }
   if (event.seq <= draft.lastSeq) return;
   draft.lastSeq = event.seq;
+  const before = spend(draft.summary);
   applyToSummary(draft.summary, event);
+  if (event.type === "usage.updated") applyUsage(draft, event, before);
+  applyInput(draft, event.type, data);
   const added = draft.items.length;
+  const number = num(data["turn"]);
+  if (event.type === "turn.started" && number !== undefined) draft.turns = [...draft.turns.filter((open) => open !== number), number];
+  const turn = draft.turns.at(-1);
+  if (event.type === "turn.completed") draft.turns = draft.turns.filter((open) => open !== (number ?? turn));
+  if (event.type === "agent.finished" || isEnded(draft.summary.status)) draft.turns = [];
   applyDurable(draft, event, event.seq, data);
   const stage = stageOf(event);
-  if (stage !== undefined) for (let index = added; index < draft.items.length; index += 1) draft.items[index] = { ...draft.items[index]!, stage };
+  for (let index = added; index < draft.items.length; index += 1) {
+    const item = draft.items[index]!;
+    if (stage !== undefined) draft.items[index] = { ...item, stage };
+    if (turn !== undefined && item.turn === undefined) draft.items[index] = { ...draft.items[index]!, turn };
+  }
 }
 
 /** The envelope's stage, read defensively; undefined outside a stage. */
@@ -103,6 +145,10 @@ function applyDurable(draft: Draft, event: Envelope, seq: number, data: Data): v
     case "permission.resolved":
       applyPermission(draft, seq, data);
       return;
+    case "question.asked":
+    case "question.answered":
+      applyQuestion(draft, seq, event.type, data);
+      return;
     case "budget.updated":
       applyBudget(draft, seq, event);
       return;
@@ -115,6 +161,31 @@ function applyDurable(draft: Draft, event: Envelope, seq: number, data: Data): v
     default:
       draft.items.push({ kind: "note", seqs: [seq], type: event.type, ...noteFor(event) });
   }
+}
+
+function spend(summary: RunSummary): { tokens: number; costUsd: number } {
+  return { tokens: summary.usage.input_tokens + summary.usage.output_tokens, costUsd: summary.cost_usd ?? 0 };
+}
+
+/** A usage report adds a point at its time, and what it added to its turn (or the last turn). */
+function applyUsage(draft: Draft, event: Envelope, before: { tokens: number; costUsd: number }): void {
+  const after = spend(draft.summary);
+  const at = Date.parse(event.at);
+  if (Number.isFinite(at)) draft.usage.points.push({ at, ...after });
+  const turn = draft.turns.at(-1) ?? draft.usage.turns.at(-1)?.turn ?? 1;
+  const last = draft.usage.turns.at(-1);
+  const tokens = after.tokens - before.tokens;
+  const costUsd = after.costUsd - before.costUsd;
+  if (last !== undefined && last.turn === turn) draft.usage.turns[draft.usage.turns.length - 1] = { turn, tokens: last.tokens + tokens, costUsd: last.costUsd + costUsd };
+  else draft.usage.turns.push({ turn, tokens, costUsd });
+}
+
+function applyInput(draft: Draft, type: string, data: Data): void {
+  const id = str(data["id"]);
+  if (id === undefined) return;
+  if (type === "input.queued") draft.inputs.set(id, { status: "queued" });
+  else if (type === "input.delivered") draft.inputs.set(id, { status: "delivered", how: str(data["how"]) ?? "" });
+  else if (type === "input.rejected") draft.inputs.set(id, { status: "rejected", code: str(data["code"]) ?? "" });
 }
 
 function applyDelta(draft: Draft, data: Data): void {
@@ -162,16 +233,74 @@ function applyPermission(draft: Draft, seq: number, data: Data): void {
   const open = previous !== undefined && previous.decision === undefined;
   const item: PermissionItem = open ? { ...previous, seqs: [...previous.seqs, seq] } : { kind: "permission", seqs: [seq], call, tool: str(data["tool"]) ?? "" };
   item.tool = str(data["tool"]) ?? item.tool;
+  if (data["awaiting"] === "person") {
+    item.awaitingPerson = true;
+    const options = list(data["options"]).map(record).map((option) => ({ id: str(option["id"]) ?? "", kind: str(option["kind"]) ?? "", name: str(option["name"]) ?? "" }));
+    item.options = options.filter((option) => option.id !== "" && (option.kind.startsWith("allow") || option.kind.startsWith("reject")));
+    const timeout = num(data["timeout_ms"]);
+    if (timeout !== undefined) item.timeoutMs = timeout;
+  }
   if (data["decision"] !== undefined) {
     item.decision = str(data["decision"]) ?? "?";
     item.by = str(data["by"]);
     item.rule = str(data["rule"]);
+    const who = str(data["who"]);
+    if (who !== undefined) item.who = who;
   }
   if (open) draft.items[at!] = item;
   else {
     draft.permissionAt.set(call, draft.items.length);
     draft.items.push(item);
   }
+}
+
+/** A question's answer joins the item its `question.asked` made (ids are the run's own, never reused). */
+function applyQuestion(draft: Draft, seq: number, type: string, data: Data): void {
+  const id = str(data["id"]) ?? "";
+  if (type === "question.asked") {
+    const item: QuestionItem = { kind: "question", seqs: [seq], id, message: str(data["message"]) ?? "", fields: list(data["fields"]).map(record).map(questionField) };
+    if (data["awaiting"] === "person") item.awaitingPerson = true;
+    const timeout = num(data["timeout_ms"]);
+    if (timeout !== undefined) item.timeoutMs = timeout;
+    draft.items.push(item);
+    return;
+  }
+  const at = draft.items.findLastIndex((item) => item.kind === "question" && item.id === id);
+  const previous = at === -1 ? undefined : (draft.items[at] as QuestionItem);
+  const item: QuestionItem = previous === undefined ? { kind: "question", seqs: [seq], id, message: "", fields: [] } : { ...previous, seqs: [...previous.seqs, seq] };
+  item.action = str(data["action"]) ?? "?";
+  const content = data["content"];
+  if (content !== null && typeof content === "object" && !Array.isArray(content)) item.content = content as Record<string, unknown>;
+  for (const key of ["by", "who", "rule", "reason"] as const) {
+    const value = str(data[key]);
+    if (value !== undefined) item[key] = value;
+  }
+  if (previous === undefined) draft.items.push(item);
+  else draft.items[at] = item;
+}
+
+function questionField(data: Data): QuestionField {
+  const field: QuestionField = { name: str(data["name"]) ?? "", type: str(data["type"]) ?? "string", required: data["required"] === true };
+  const title = str(data["title"]);
+  if (title !== undefined) field.title = title;
+  const description = str(data["description"]);
+  if (description !== undefined) field.description = description;
+  const options = list(data["options"]).map(record).map((option) => ({ value: str(option["value"]) ?? "", ...optionalText(option) }));
+  if (options.length > 0) field.options = options;
+  const min = num(data["min"]);
+  if (min !== undefined) field.min = min;
+  const max = num(data["max"]);
+  if (max !== undefined) field.max = max;
+  return field;
+}
+
+function optionalText(option: Data): { title?: string; description?: string } {
+  const text: { title?: string; description?: string } = {};
+  const title = str(option["title"]);
+  if (title !== undefined) text.title = title;
+  const description = str(option["description"]);
+  if (description !== undefined) text.description = description;
+  return text;
 }
 
 /**
@@ -186,7 +315,11 @@ function applyBudget(draft: Draft, seq: number, event: Envelope): void {
   const stage = stageKey(stageOf(event));
   if (latest !== undefined && tenth <= latest.tenth && latest.stage === stage) {
     const row = draft.items[latest.at]!;
-    draft.items[latest.at] = row.stage === undefined ? { ...note, seqs: [...row.seqs, seq] } : { ...note, seqs: [...row.seqs, seq], stage: row.stage };
+    // The row stays where it is: in its stage and its turn.
+    const merged: TimelineItem = { ...note, seqs: [...row.seqs, seq] };
+    if (row.stage !== undefined) merged.stage = row.stage;
+    if (row.turn !== undefined) merged.turn = row.turn;
+    draft.items[latest.at] = merged;
     return;
   }
   draft.budget = { at: draft.items.length, tenth, stage };

@@ -27,7 +27,11 @@ export const GRAPH_ATTRIBUTES: Readonly<Record<string, AttrSpec>> = {
 export const NODE_ATTRIBUTES: Readonly<Record<string, AttrSpec>> = {
   label: { type: "string", field: "label" },
   prompt: { type: "string", field: "prompt", handlers: LLM },
-  script: { type: "string", field: "script", handlers: ["command"] },
+  script: { type: "string", field: "script", handlers: ["command", "validate", "subtasks"] },
+  artefact: { type: "string", field: "artefact", handlers: LLM },
+  rebuilds: { type: "string", field: "rebuilds", handlers: LLM },
+  strategy: { type: { oneOf: ["merge", "squash", "ff-only"] }, field: "merge_strategy", handlers: ["merge"] },
+  draft: { type: "boolean", field: "draft", handlers: ["pull_request"] },
   timeout: { type: "duration", field: "timeout_ms" },
   max_visits: { type: "count", field: "max_visits" },
   max_retries: { type: "count", field: "max_retries" },

@@ -55,6 +55,8 @@ export function readWorkflow(text: string, options: { file: string; path?: strin
       edges: flat.edges.map((edge) => edgeOf(edge, file, report)),
       stylesheet: stylesheetAttr === undefined ? [] : stylesheetOf(stylesheetAttr, file, report),
     }),
+    // Once per workflow read: building zod's compiled fast path (its jit) costs more than it saves.
+    { jitless: true },
   );
   return { definition, diagnostics: sortDiagnostics(diagnostics) };
 }

@@ -37,6 +37,11 @@ const TYPE_HANDLERS: Readonly<Record<string, Handler>> = {
   foreach: "foreach",
   subworkflow: "subworkflow",
   "stack.manager_loop": "subworkflow",
+  validate: "validate",
+  merge: "merge",
+  pull_request: "pull_request",
+  pr: "pull_request",
+  subtasks: "subtasks",
 };
 
 /** The shape each handler is drawn with when the file gives none. */
@@ -53,6 +58,10 @@ export const HANDLER_SHAPES: Readonly<Record<Handler, string>> = {
   wait: "insulator",
   foreach: "box3d",
   subworkflow: "house",
+  validate: "parallelogram",
+  merge: "invhouse",
+  pull_request: "invtrapezium",
+  subtasks: "folder",
 };
 
 export const KNOWN_TYPES: readonly string[] = Object.keys(TYPE_HANDLERS);

@@ -4,9 +4,10 @@ import { styleRuleSchema } from "../stylesheet/rules.ts";
 
 /**
  * What a stage does. `fan_in` is the dialect's `parallel.fan_in`; `foreach` is Baton's own;
- * `subworkflow` (`house`) is read but not run.
+ * `subworkflow` (`house`) is read but not run. `validate` (the project's validation commands)
+ * `merge` (the run's branch into its base), `pull_request` (pushed, and opened on GitHub) and `subtasks` (a plan's subtask list read into the context) are Baton's, chosen by `type=` only.
  */
-export const HANDLERS = ["start", "exit", "agent", "prompt", "command", "human", "conditional", "parallel", "fan_in", "wait", "foreach", "subworkflow"] as const;
+export const HANDLERS = ["start", "exit", "agent", "prompt", "command", "human", "conditional", "parallel", "fan_in", "wait", "foreach", "subworkflow", "validate", "merge", "pull_request", "subtasks"] as const;
 export type Handler = (typeof HANDLERS)[number];
 
 export const JOIN_POLICIES = ["wait_all", "first_success"] as const;
@@ -54,6 +55,14 @@ export const workflowNodeSchema = z.strictObject({
   over: z.string().optional(),
   /** `human.default_choice`: the option a gate takes when its timeout passes. */
   default_choice: z.string().optional(),
+  /** `merge`: how the run's branch lands in its base (`strategy=`); the project's `[delivery] strategy` when absent. */
+  merge_strategy: z.enum(["merge", "squash", "ff-only"]).optional(),
+  /** `pull_request`: open it as a draft (`draft=true`); the project's `[delivery] draft` when absent. */
+  draft: z.boolean().optional(),
+  /** An agent stage's artefact, `kind:path` (`spec:.pipeline/spec.md`): it must write the file, announced by `artefact.written`. */
+  artefact: z.string().min(1).optional(),
+  /** An agent stage that builds again the subtasks a fan-in could not merge: the context key listing them (`subtasks.conflicted`). */
+  rebuilds: z.string().min(1).optional(),
   attributes: rawAttributes.default({}),
   source: sourceSchema.optional(),
 });

@@ -7,10 +7,12 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from "../diagnostics/diag
 import { readWorkflow } from "../definition/from-dot.ts";
 import type { WorkflowDefinition } from "../definition/schema.ts";
 import { singleWorkflow } from "../definition/single.ts";
+import { PIPELINE_WORKFLOW, pipelineWorkflow, type PipelineOptions } from "../pipeline/pipeline-workflow.ts";
 import { invalidWorkflowError, WorkflowError } from "../errors.ts";
 import { locateWorkflow, type WorkflowLocation } from "./locate.ts";
 
-export type LoadOptions = { cwd: string; projectRoot: string; homeDir?: string };
+/** `pipeline`: how the built-in `pipeline` is made (its gates, parallelism and delivery). */
+export type LoadOptions = { cwd: string; projectRoot: string; homeDir?: string; pipeline?: PipelineOptions };
 
 export type LoadedWorkflow = {
   location: WorkflowLocation;
@@ -30,7 +32,7 @@ export async function loadWorkflow(ref: string, options: LoadOptions): Promise<L
   const location = await locateWorkflow(ref, options);
   const checkOptions = (file: string) => ({ file, fileExists: existsSync, baseDir: options.cwd, homeDir: options.homeDir ?? homedir() });
   if (location.kind === "builtin") {
-    const definition = singleWorkflow();
+    const definition = location.name === PIPELINE_WORKFLOW ? pipelineWorkflow(options.pipeline) : singleWorkflow();
     return { location, display: location.name, definition, diagnostics: checkWorkflow(definition, checkOptions(location.name)) };
   }
   const display = displayPath(location.path, options.cwd);

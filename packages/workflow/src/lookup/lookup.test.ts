@@ -33,6 +33,15 @@ test("a path is taken as given, relative to the cwd; single is built in", async 
   assert.deepEqual(await locateWorkflow("single", { cwd: root, projectRoot: root }), { kind: "builtin", name: "single" });
 });
 
+test("pipeline is built in, but a project's own .baton/workflows/pipeline.dot comes first", async () => {
+  const bare = await project({});
+  assert.deepEqual(await locateWorkflow("pipeline", { cwd: bare, projectRoot: bare }), { kind: "builtin", name: "pipeline" });
+  const loaded = await loadWorkflow("pipeline", { cwd: bare, projectRoot: bare, pipeline: { approvals: ["merge"] } });
+  assert.ok(loaded.definition?.nodes.some((node) => node.id === "approve_merge"), "the built-in is made with the options given");
+  const own = await project({ ".baton/workflows/pipeline.dot": GOOD });
+  assert.deepEqual(await locateWorkflow("pipeline", { cwd: own, projectRoot: own }), { kind: "file", path: join(own, ".baton/workflows/pipeline.dot") });
+});
+
 test("not found: one error naming every place looked, and what to do", async () => {
   const root = await project({});
   const refusal = async (ref: string) => {
@@ -46,7 +55,7 @@ test("not found: one error naming every place looked, and what to do", async () 
   };
   assert.equal(
     await refusal("review"),
-    `no workflow named "review": looked for .baton/workflows/review.dot and .baton/workflows/review.fabro in ${root}, and among the built-in workflows (single): create .baton/workflows/review.dot, or pass the path of a .dot or .fabro file`,
+    `no workflow named "review": looked for .baton/workflows/review.dot and .baton/workflows/review.fabro in ${root}, and among the built-in workflows (single, pipeline): create .baton/workflows/review.dot, or pass the path of a .dot or .fabro file`,
   );
   assert.match(await refusal("missing/flow.dot"), new RegExp(`^no workflow file missing/flow\\.dot \\(looked at ${join(root, "missing/flow.dot")}\\): check the path`));
   assert.match(await refusal("bad name!"), /neither a workflow name nor a path/);

@@ -15,7 +15,7 @@ export type AgentStageDeps = {
   startedAt: number;
   router: WorkflowRouter;
   /** The agent a stage runs: its own `agent=`/`model=` (or the stylesheet's), else the run's. */
-  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined) => Promise<AgentToRun>;
+  resolveAgent: (stage: string, agent: string | undefined, model: string | undefined, branch?: string) => Promise<AgentToRun>;
   /** The sessions stages share by `thread_id`; none in a fan-out's branch, whose stages each start their own. */
   threads?: AgentThreads | undefined;
 };
@@ -32,7 +32,7 @@ export function agentStage(deps: AgentStageDeps, options: { readOnly: boolean })
   return async (stage: StageRun): Promise<StageResult> => {
     const { node } = stage;
     const chosen = deps.router.agentOf(node.id);
-    const agent = await deps.resolveAgent(node.id, chosen.agent, chosen.model);
+    const agent = await deps.resolveAgent(node.id, chosen.agent, chosen.model, stage.scope.branch);
     const prompt = await deps.router.prompt(node.id, stage.context);
     const headBefore = options.readOnly ? await headOf(deps.workspace) : undefined;
     let lastMessage = "";

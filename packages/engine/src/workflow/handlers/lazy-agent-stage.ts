@@ -1,5 +1,6 @@
 import type { StageRunner } from "../walk-workflow.ts";
 import type { AgentStageDeps } from "./agent-stage.ts";
+import { lazyStage } from "./lazy-stage.ts";
 
 /**
  * The agent (and prompt) handler, its module loaded when a stage first runs an agent: the ACP
@@ -7,9 +8,5 @@ import type { AgentStageDeps } from "./agent-stage.ts";
  * at a gate, a command or its exit records its start without waiting for them.
  */
 export function lazyAgentStage(deps: AgentStageDeps, options: { readOnly: boolean }): StageRunner {
-  let runner: Promise<StageRunner> | undefined;
-  return async (stage) => {
-    runner ??= import("./agent-stage.ts").then((module) => module.agentStage(deps, options));
-    return (await runner)(stage);
-  };
+  return lazyStage(() => import("./agent-stage.ts").then((module) => module.agentStage(deps, options)));
 }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { definedFields } from "@baton/protocol/core";
+import { definedFields, type FanOutState } from "@baton/protocol/core";
 import { BatonError } from "../../errors.ts";
 import { cleanRunWorktree, type CleanOutcome } from "../../workspace/clean-worktree.ts";
 import { git, gitFailure } from "../../workspace/git-cli.ts";
@@ -44,4 +44,35 @@ export async function openBranchWorktree(run: Workspace, branch: string, baseSha
 export async function removeBranchWorktree(run: Workspace, branch: { path: string; gitBranch: string; baseSha?: string | undefined }): Promise<CleanOutcome> {
   const workspace = definedFields({ kind: "worktree", path: branch.path, branch: branch.gitBranch, base: run.branch, base_sha: branch.baseSha });
   return cleanRunWorktree(run.path, { workspace }, { gitHooks: run.gitHooks === true });
+}
+
+/** A branch of a finished run's fan-out, as `baton clean` left it. */
+export type BranchCleanOutcome = CleanOutcome & { fanOut: string; name: string; path: string };
+
+/**
+ * Removes the worktrees every fan-out of a finished run left behind: a fan-in removes its
+ * branches' worktrees itself, but a run that failed, was cancelled or was killed before its
+ * fan-in leaves them. A git branch holding work its run's branch lacks is kept, like a run's own.
+ * Call it only for a run that has ended.
+ */
+export async function cleanBranchWorktrees(
+  root: string,
+  run: { workspace?: { kind: string; path: string; branch?: string } | undefined; workflow: { fan_outs: readonly FanOutState[] } },
+  options: { gitHooks?: boolean } = {},
+): Promise<BranchCleanOutcome[]> {
+  const workspace = run.workspace;
+  if (workspace?.kind !== "worktree") return [];
+  const outcomes: BranchCleanOutcome[] = [];
+  for (const fanOut of run.workflow.fan_outs) {
+    for (const branch of fanOut.branches) {
+      const names = branchWorktreeNames(definedFields({ kind: "worktree" as const, root, path: workspace.path, branch: workspace.branch }), branch.branch);
+      const path = branch.path ?? names.path;
+      const gitBranch = branch.git_branch ?? names.gitBranch;
+      if (!existsSync(path) && !(await refExists(root, `refs/heads/${gitBranch}`))) continue;
+      const record = { workspace: definedFields({ kind: "worktree" as const, path, branch: gitBranch, base: workspace.branch, base_sha: fanOut.base_sha }) };
+      const outcome = await cleanRunWorktree(root, record, options);
+      outcomes.push({ ...outcome, fanOut: `${fanOut.stage}@${fanOut.visit}`, name: branch.branch, path });
+    }
+  }
+  return outcomes;
 }

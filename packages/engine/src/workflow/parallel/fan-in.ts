@@ -4,6 +4,7 @@ import type { Workspace } from "../../workspace/open-workspace.ts";
 import type { RunSink } from "../../run/run-sink.ts";
 import type { StageResult } from "../stage-result.ts";
 import type { StageRun } from "../walk-workflow.ts";
+import { subtaskIntegrated, subtaskOf } from "../../pipeline/subtask-events.ts";
 import { branchWorktreeNames, removeBranchWorktree } from "./branch-worktree.ts";
 import { abortUnfinishedMerge, mergeBranch } from "./integrate.ts";
 import { fanInOutcome, isMergeable, type IntegrationResult, type JoinPolicy } from "./join-outcome.ts";
@@ -40,7 +41,9 @@ export function fanInStage(deps: FanInDeps) {
     const after = await head(deps.workspace);
     const integrated = results.filter((result) => result.integrated).map((result) => result.branch);
     const conflicted = results.filter((result) => result.conflicted_files !== undefined).map((result) => result.branch);
-    const context_updates = { "parallel.results": results, "parallel.integrated": integrated, "parallel.conflicted": conflicted };
+    // Subtasks (a foreach over a plan's list) that did not merge, for the stage that builds them again.
+    const conflictedSubtasks = results.filter((result) => result.conflicted_files !== undefined && subtaskOf(result.item) !== undefined).map((result) => ({ ...(result.item as object), conflicts: result.conflicted_files }));
+    const context_updates = { "parallel.results": results, "parallel.integrated": integrated, "parallel.conflicted": conflicted, "subtasks.conflicted": conflictedSubtasks, "subtasks.conflicted_count": conflictedSubtasks.length };
     const summary = `${integrated.length} of ${results.length} branches merged${conflicted.length === 0 ? "" : `, ${conflicted.length} in conflict`}`;
     return definedFields<StageResult>({
       outcome,
@@ -59,16 +62,20 @@ async function integrate(sink: RunSink, deps: FanInDeps, stage: string, branch: 
   if (!isMergeable(outcome)) return result;
   const gitBranch = branch.git_branch;
   if (branch.head_sha === undefined) {
-    sink.append("integration.completed", definedFields({ stage, branch: branch.branch, sha: await head(deps.workspace), git_branch: gitBranch, empty: true }));
+    const sha = await head(deps.workspace);
+    sink.append("integration.completed", definedFields({ stage, branch: branch.branch, sha, git_branch: gitBranch, empty: true }));
+    subtaskIntegrated(sink, branch.item, branch.branch, { commit: sha, conflicts: [] });
     return { ...result, integrated: true };
   }
   const message = `${stage}: merge branch ${branch.branch}${gitBranch === undefined ? "" : ` (${gitBranch})`}\n\nBaton run ${deps.run.runId} (run ${deps.run.number}).\n`;
   const merged = await mergeBranch(deps.workspace, { sha: branch.head_sha, message });
   if (merged.kind === "conflicted") {
     sink.append("integration.conflicted", definedFields({ stage, branch: branch.branch, files: merged.files, git_branch: gitBranch }));
+    subtaskIntegrated(sink, branch.item, branch.branch, { commit: null, conflicts: merged.files });
     return { ...result, conflicted_files: merged.files };
   }
   sink.append("integration.completed", definedFields({ stage, branch: branch.branch, sha: merged.sha, git_branch: gitBranch, empty: merged.kind === "empty" ? true : undefined }));
+  subtaskIntegrated(sink, branch.item, branch.branch, { commit: merged.sha, conflicts: [] });
   return definedFields({ ...result, integrated: true, merge_sha: merged.kind === "merged" ? merged.sha : undefined });
 }
 

@@ -1,4 +1,4 @@
-import { INTERRUPTED_CODE } from "../../store/interrupted-ends.ts";
+import { INTERRUPTED_CODE } from "../../store/file/recovery/interrupted-ends.ts";
 import { definedFields, type FanOutState } from "@baton/protocol/core";
 import { git } from "../../workspace/git-cli.ts";
 import type { StageHalt, StageResult } from "../stage-result.ts";

@@ -1,7 +1,9 @@
+import { itemFields, subtaskUpdated } from "../../pipeline/subtask-events.ts";
 import { definedFields } from "@baton/protocol/core";
-import { isBatonError } from "../../errors.ts";
+import { BatonError, isBatonError } from "../../errors.ts";
 import { git } from "../../workspace/git-cli.ts";
 import type { Workspace } from "../../workspace/open-workspace.ts";
+import type { RunSink } from "../../run/run-sink.ts";
 import { commitStage } from "../commit-stage.ts";
 import type { StageHalt } from "../stage-result.ts";
 import { walkWorkflow, type StageRun, type StageRunner, type WalkOptions } from "../walk-workflow.ts";
@@ -18,6 +20,8 @@ export type BranchRunDeps = {
   /** The handlers a branch's stages run with, working in the branch's worktree. */
   handlersFor: (workspace: Workspace) => Readonly<Record<string, StageRunner | undefined>>;
   sleep: WalkOptions["sleep"];
+  /** `[setup]` in a branch's worktree before its first stage; the failure that fails the branch. */
+  setupBranch?: ((sink: RunSink, workspace: Workspace, branch: string, signal: AbortSignal) => Promise<{ code: string; message: string } | undefined>) | undefined;
 };
 
 /** How one branch ended, as `branch.completed` records it. */
@@ -41,11 +45,14 @@ export async function runBranch(deps: BranchRunDeps, fanOut: StageRun, planned: 
   const sink = fanOut.sink.inStage({ ...fanOut.scope, branch: planned.branch });
   const names = branchWorktreeNames(deps.workspace, planned.branch);
   sink.append("branch.started", { stage: fanOut.node.id, branch: planned.branch, target: planned.target, path: names.path, git_branch: names.gitBranch });
+  subtaskUpdated(sink, planned.item, planned.branch, "building");
   let end: BranchEnd;
   try {
     const workspace = await openBranchWorktree(deps.workspace, planned.branch, join.baseSha);
     await commitStage(sink, workspace, deps.run, undefined, "salvage");
-    const context = planned.index === undefined ? { ...fanOut.context } : { ...fanOut.context, item: planned.item, item_index: planned.index };
+    const setupError = await deps.setupBranch?.(sink, workspace, planned.branch, join.signal);
+    if (setupError !== undefined) throw new BatonError(setupError.code, setupError.message);
+    const context = planned.index === undefined ? { ...fanOut.context } : { ...fanOut.context, item: planned.item, item_index: planned.index, ...itemFields(planned.item) };
     const walked = await walkWorkflow({
       router: deps.router,
       sink: fanOut.sink,
@@ -63,6 +70,7 @@ export async function runBranch(deps: BranchRunDeps, fanOut: StageRun, planned: 
     end = { branch: planned.branch, git_branch: names.gitBranch, outcome: "failed", error: info };
   }
   sink.append("branch.completed", definedFields({ stage: fanOut.node.id, branch: planned.branch, outcome: end.outcome, head_sha: end.head_sha, error: end.error }));
+  subtaskUpdated(sink, planned.item, planned.branch, end.outcome === "cancelled" ? "cancelled" : end.outcome === "failed" ? "failed" : "built");
   return end;
 }
 

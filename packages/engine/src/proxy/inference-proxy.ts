@@ -1,0 +1,236 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { definedFields } from "@baton/protocol/core";
+import { forward, upstreamHeaders, upstreamUrl, type Upstream } from "./forward.ts";
+import { providerErrorBody } from "./provider-errors.ts";
+import { RunGrant, type GrantOptions } from "./run-grant.ts";
+import { UsageTap } from "./usage-tap.ts";
+import { passesThrough, proxyRoute, requestFacts, upstreamBody, type ProxyProvider, type ProxyRoute } from "./wire-routes.ts";
+
+export type InferenceProxyOptions = {
+  /** Each provider's upstream; a provider without one answers 502. */
+  upstreams: Partial<Record<ProxyProvider, Upstream>>;
+  /** Default 127.0.0.1; the port is always a free one. */
+  host?: string;
+};
+
+/** The largest request body the proxy reads (a long conversation with images). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Baton's loopback inference proxy: agents reach their model only through it, with a run token
+ * in place of the provider's key. It admits each model request against the run's limits,
+ * sends it upstream with the real key, streams the answer back as it comes, reads its usage,
+ * and records it. It never retries: a fault reaches the agent as the upstream sent it.
+ *
+ * @example
+ * const proxy = await InferenceProxy.start({ upstreams: { anthropic: { baseUrl: "https://api.anthropic.com", key } } });
+ * const grant = proxy.issue({ limits: { maxRequests: 20 }, emit: (type, data) => sink.append(type, data) });
+ * // the agent: ANTHROPIC_BASE_URL = proxy.baseUrl("anthropic"), ANTHROPIC_API_KEY = grant.token
+ * proxy.revoke(grant); // at the run's end: 401 from now on
+ */
+export class InferenceProxy implements AsyncDisposable {
+  readonly #server: Server;
+  readonly #upstreams: Partial<Record<ProxyProvider, Upstream>>;
+  readonly #grants = new Map<string, RunGrant>();
+  #url = "";
+  #port = 0;
+  /** The same proxy on a unix socket, for sandboxed agents (see {@link unixSocket}). */
+  #socket: Promise<{ server: Server; path: string; dir: string }> | undefined;
+
+  private constructor(options: InferenceProxyOptions) {
+    this.#upstreams = options.upstreams;
+    this.#server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, res) => this.#handle(req, res));
+  }
+
+  static async start(options: InferenceProxyOptions): Promise<InferenceProxy> {
+    const proxy = new InferenceProxy(options);
+    await new Promise<void>((resolve, reject) => {
+      proxy.#server.once("error", reject);
+      proxy.#server.listen(0, options.host ?? "127.0.0.1", () => resolve());
+    });
+    // The proxy lives as long as its runs: it never keeps the process alive by itself.
+    proxy.#server.unref();
+    const { address, port } = proxy.#server.address() as AddressInfo;
+    proxy.#url = `http://${address}:${port}`;
+    proxy.#port = port;
+    return proxy;
+  }
+
+  /** The TCP port the proxy listens on (a sandbox's relay listens on the same one inside). */
+  get port(): number {
+    return this.#port;
+  }
+
+  /**
+   * The path of a unix socket serving the same routes, made at the first call in a folder only
+   * Baton's user may open: a sandboxed agent, which has no network, reaches the proxy through
+   * it (bound into its sandbox, behind a relay on 127.0.0.1 at {@link port}).
+   */
+  unixSocket(): Promise<string> {
+    this.#socket ??= new Promise((resolve, reject) => {
+      const dir = mkdtempSync(join(tmpdir(), "baton-proxy-"));
+      const path = join(dir, "proxy.sock");
+      const server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, res) => this.#handle(req, res));
+      server.once("error", reject);
+      server.listen(path, () => {
+        server.unref();
+        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+        resolve({ server, path, dir });
+      });
+    });
+    return this.#socket.then((socket) => socket.path);
+  }
+
+  /** `http://127.0.0.1:PORT`. */
+  get url(): string {
+    return this.#url;
+  }
+
+  /** The base URL an agent is given for a provider: `…/anthropic`, `…/openai/v1`, `…/gemini`. */
+  baseUrl(provider: ProxyProvider): string {
+    return provider === "openai" ? `${this.#url}/openai/v1` : `${this.#url}/${provider}`;
+  }
+
+  /** Whether requests for this provider have an upstream. */
+  serves(provider: ProxyProvider): boolean {
+    return this.#upstreams[provider] !== undefined;
+  }
+
+  /** A new run attempt's grant: its token is valid until {@link revoke}. */
+  issue(options: GrantOptions): RunGrant {
+    const grant = new RunGrant(options);
+    this.#grants.set(grant.token, grant);
+    return grant;
+  }
+
+  revoke(grant: RunGrant): void {
+    grant.revoke();
+    this.#grants.delete(grant.token);
+  }
+
+  async close(): Promise<void> {
+    for (const grant of this.#grants.values()) grant.revoke();
+    this.#grants.clear();
+    const socket = await this.#socket?.catch(() => undefined);
+    if (socket !== undefined) {
+      const closed = new Promise<void>((resolve) => socket.server.close(() => resolve()));
+      socket.server.closeAllConnections();
+      await closed;
+      rmSync(socket.dir, { recursive: true, force: true });
+    }
+    if (!this.#server.listening) return;
+    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    this.#server.closeAllConnections();
+    await closed;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    const route = proxyRoute(req.method ?? "GET", req.url ?? "/");
+    if (route === undefined) return sendJson(res, 404, { error: { message: `Baton's inference proxy serves /anthropic, /openai and /gemini, not ${req.url ?? "/"}` } });
+    const grant = this.#grants.get(tokenOf(req) ?? "");
+    if (grant === undefined || grant.revoked) {
+      return sendJson(res, 401, providerErrorBody(route.provider, 401, "this run token is not valid: it belongs to no running Baton run"));
+    }
+    const upstream = this.#upstreams[route.provider];
+    if (upstream === undefined) {
+      return sendJson(res, 502, providerErrorBody(route.provider, 502, `Baton's proxy has no upstream for ${route.provider}: configure [proxy.${route.provider}]`));
+    }
+    readBody(req).then(
+      (body) => this.#proxy(req, res, route, grant, upstream, body),
+      () => sendJson(res, 413, providerErrorBody(route.provider, 403, "the request body is too large or was cut")),
+    );
+  }
+
+  #proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, grant: RunGrant, upstream: Upstream, raw: Buffer): void {
+    const url = upstreamUrl(upstream, route.upstreamPath);
+    const method = req.method ?? "POST";
+    const json = route.api === undefined ? undefined : parseObject(raw);
+    if (route.api === undefined || json === undefined) {
+      // Not inference (or not JSON, which the upstream will refuse): a read or a token count is
+      // passed on and counted as such (one log at the run's end); anything else is refused.
+      const path = route.upstreamPath.split("?")[0] ?? "";
+      if (route.api === undefined && !passesThrough(method, route)) {
+        grant.passThrough(route.provider, method, path, false);
+        return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton's inference proxy passes model calls, token counts and reads; ${method} ${path} is none of them`));
+      }
+      grant.passThrough(route.provider, method, path, true);
+      forward(url, upstreamHeaders(route.provider, req.headers, upstream.key, raw.length), method, raw, res, { onHeaders: () => {}, onChunk: () => {}, onEnd: () => {} });
+      return;
+    }
+    const facts = requestFacts(route, json, raw.length);
+    const admitted = grant.admit(route.provider, route.api, facts);
+    if (!admitted.admitted) return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton stopped this run: ${admitted.message}`));
+    // The agent's bytes go on as they came unless the body had to change (a streamed chat completion asks for its usage).
+    const sent = upstreamBody(route, json);
+    const body = sent === json ? raw : Buffer.from(JSON.stringify(sent));
+    const tap = new UsageTap(route.api, facts.stream);
+    const started = performance.now();
+    let status: number | null = null;
+    let ttfbMs: number | undefined;
+    let untrack = () => {};
+    const abort = forward(url, upstreamHeaders(route.provider, req.headers, upstream.key, body.length), method, body, res, {
+      onHeaders: (code) => {
+        status = code;
+        ttfbMs = performance.now() - started;
+      },
+      onChunk: (chunk) => tap.push(chunk),
+      onEnd: (error) => {
+        untrack();
+        tap.end();
+        const settled = { status, toolCalls: [...tap.toolCalls.values()], ...definedFields({ ttfbMs, error }) };
+        grant.settle(admitted.admission, tap.seen ? { ...settled, usage: tap.usage, ...definedFields({ model: tap.model }) } : settled);
+      },
+    });
+    untrack = grant.track(abort);
+  }
+}
+
+/** The run token wherever the agent's SDK puts its key: `x-api-key`, `Authorization: Bearer`, `x-goog-api-key`, `api-key`, or Gemini's `key=` query. */
+export function tokenOf(req: IncomingMessage): string | undefined {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === "string" && value.length > 0 ? value : undefined;
+  };
+  const bearer = header("authorization")?.replace(/^Bearer\s+/i, "");
+  const query = new URL(req.url ?? "/", "http://proxy").searchParams.get("key") ?? undefined;
+  return header("x-api-key") ?? bearer ?? header("x-goog-api-key") ?? header("api-key") ?? query;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        reject(new Error("too large"));
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function parseObject(raw: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw.toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
