@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { TEST_ROOT_ENV } from "@baton/protocol/testing";
 import { formatReport, logValidator, SCHEMA_FILE } from "./validate-logs.ts";
 
@@ -20,7 +21,9 @@ const args = process.argv.slice(2);
 const DEFAULT_TEST_TIMEOUT = "--test-timeout=600000";
 const options = args.filter((arg) => arg.startsWith("-"));
 if (!options.some((arg) => arg.startsWith("--test-timeout"))) options.unshift(DEFAULT_TEST_TIMEOUT);
-const nodeArgs = ["--test", ...options, ...args.filter((arg) => !arg.startsWith("-"))];
+// Every test file's process gets a watchdog that ends it, naming what holds it, past a bound.
+const watchdog = `--import=${pathToFileURL(join(import.meta.dirname, "file-watchdog.ts")).href}`;
+const nodeArgs = [watchdog, "--test", ...options, ...args.filter((arg) => !arg.startsWith("-"))];
 
 const root = await mkdtemp(join(tmpdir(), "baton-test-"));
 const child = spawn(process.execPath, nodeArgs, {

@@ -16,6 +16,11 @@ export function makePool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 10_000 });
   // An idle client that loses its server (a restart) must not crash the process: the next query reconnects.
   pool.on("error", () => {});
+  // A checked-out client that loses its server fails its query and also emits "error", which
+  // pg-pool listens for only while the client is idle: unheard, it would be thrown as an uncaught
+  // exception. The failed query is what the holder acts on (reconnecting, retrying its batch), and
+  // releasing the broken client removes it from the pool.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
 
