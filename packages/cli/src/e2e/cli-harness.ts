@@ -166,6 +166,19 @@ export class BatonProcess {
   }
 }
 
+/** The line `baton serve` prints once it listens: its URL, with the port and the token. */
+const SERVE_URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
+
+/** Where a `baton serve` listens, and how to call it. */
+export type ServeAddress = { base: string; port: string; token: string; auth: { authorization: string } };
+
+/** Waits for `server` (a `baton serve`) to print its URL, and reads its address and token from it. */
+export async function servedAt(server: BatonProcess): Promise<ServeAddress> {
+  await server.waitForStdout("the server's URL", (stdout) => SERVE_URL_LINE.test(stdout));
+  const [, port, token] = SERVE_URL_LINE.exec(server.stdout) as RegExpExecArray & [string, string, string];
+  return { base: `http://127.0.0.1:${port}`, port, token, auth: { authorization: `Bearer ${token}` } };
+}
+
 export type StartOptions = {
   env?: Record<string, string>;
   /** Start bin/baton.js with this Node (an older one makes it re-execute Baton on Node 24), not bin.ts on this one. */

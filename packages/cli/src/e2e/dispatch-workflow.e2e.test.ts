@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { sql, testDatabase } from "@baton/engine/store/postgres-testing";
 import { testTempDir } from "@baton/protocol/testing";
-import { git, parseNdjson, runBaton, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
+import { git, parseNdjson, runBaton, servedAt, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
 import { exportStoredLogs, finalEvents, repoWithRemote, storedEvents, storeEnv } from "./dispatch-harness.ts";
 
 const TWO_STAGES = `digraph two {
@@ -83,11 +83,10 @@ test("submit --workflow (and run --detach --workflow, POST /api/runs with a work
   assert.match(detached.stdout, /^queued run 2 /);
   const server = startBaton(repo, ["serve", "--port", "0"], { env: storeEnv(url) });
   t.after(() => server.kill());
-  await server.waitForStdout("the server's URL", (out) => URL_LINE.test(out));
-  const [, port, token] = URL_LINE.exec(server.stdout) as RegExpExecArray;
+  const { port, token } = await servedAt(server);
   const response = await fetch(`http://127.0.0.1:${port}/api/runs`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token as string}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ workflow: "two", agent: "fake", script: [{ say: "a stage via the API" }], timeout: "5m" }),
   });
   const created = (await response.json()) as { run: { number: number } };
@@ -170,9 +169,8 @@ test("cancel across machines: a queued run is cancelled without a worker (its jo
   await waitFor("run 3's turn to start", async () => (await storedEvents(repo, url, 3)).some((event) => event.type === "turn.started"));
   const server = startBaton(repo, ["serve", "--port", "0"], { env });
   t.after(() => server.kill());
-  await server.waitForStdout("the server's URL", (out) => URL_LINE.test(out));
-  const [, port, token] = URL_LINE.exec(server.stdout) as RegExpExecArray;
-  const response = await fetch(`http://127.0.0.1:${port}/api/runs/3/cancel`, { method: "POST", headers: { authorization: `Bearer ${token as string}`, "content-type": "application/json" }, body: JSON.stringify({ reason: "from the API" }) });
+  const { port, token } = await servedAt(server);
+  const response = await fetch(`http://127.0.0.1:${port}/api/runs/3/cancel`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ reason: "from the API" }) });
   assert.equal(response.status, 202, await response.text());
   await waitFor("run 3 to end", async () => finalEvents(await storedEvents(repo, url, 3)).length > 0);
   assert.deepEqual(finalEvents(await storedEvents(repo, url, 3)).map((event) => [event.type, event.data["by"], event.data["reason"]]), [["run.cancelled", "api", "from the API"]]);
@@ -182,4 +180,3 @@ test("cancel across machines: a queued run is cancelled without a worker (its jo
   assert.equal(await exportStoredLogs(url), 3);
 });
 
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;

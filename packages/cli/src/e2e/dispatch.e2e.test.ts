@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sql, testDatabase } from "@baton/engine/store/postgres-testing";
 import { testTempDir } from "@baton/protocol/testing";
-import { git, parseNdjson, runBaton, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
+import { git, parseNdjson, runBaton, servedAt, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
 import { exportStoredLogs, finalEvents, repoWithRemote, storedEvents, storeEnv } from "./dispatch-harness.ts";
 
 function assertUsageError(result: CliResult, problem: RegExp, fix: RegExp): void {
@@ -70,8 +70,6 @@ test("bad dispatch input: one clear line, exit 2, nothing queued", async (t) => 
   assert.equal(counted.rows[0]?.n, 0, "no run was made");
 });
 
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
-
 test("baton run --detach and POST /api/runs on a shared store queue runs that a worker runs", async (t) => {
   const url = await testDatabase(t);
   if (url === undefined) return;
@@ -86,11 +84,10 @@ test("baton run --detach and POST /api/runs on a shared store queue runs that a 
 
   const server = startBaton(repo, ["serve", "--port", "0"], { env: storeEnv(url) });
   t.after(() => server.kill());
-  await server.waitForStdout("the server's URL", (out) => URL_LINE.test(out));
-  const [, port, token] = URL_LINE.exec(server.stdout) as RegExpExecArray;
+  const { port, token } = await servedAt(server);
   const response = await fetch(`http://127.0.0.1:${port}/api/runs`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token as string}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ task: "from the API", agent: "fake", script: [{ say: "via the API" }], require_output: "none", timeout: "5m" }),
   });
   const created = (await response.json()) as { run: { id: string; number: number } };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
 import { SseReader } from "@baton/server/testing";
-import { cpuSecondsOver, killGroup, makeRepo, runBaton, startBaton, waitForAgentGroup, waitForOnlyRun, waitForEvent, writeScript } from "./cli-harness.ts";
+import { cpuSecondsOver, killGroup, makeRepo, runBaton, servedAt, startBaton, waitForAgentGroup, waitForEvent, waitForOnlyRun, writeScript } from "./cli-harness.ts";
 
 /** The window over which an idle process's CPU time is measured. */
 const IDLE_WINDOW_MS = 3_000;
@@ -14,8 +14,6 @@ const IDLE_WINDOW_MS = 3_000;
 const IDLE_CPU_BOUND_S = 0.3;
 
 const SHORT_SCRIPT = [{ say: "Looking around." }, { run: "echo one" }, { write: { path: "out.txt", content: "two\n" } }, { say: "Done." }];
-
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
 
 test("a caught-up follower of the feed (baton events --follow) waits without using CPU", async (t) => {
   const repo = await makeRepo("cli-idle-feed-");
@@ -60,8 +58,7 @@ test("baton serve idles without using CPU while a client follows the caught-up f
   assert.equal((await runBaton(repo, ["run", "--agent", "fake", "--script", script])).code, 0);
   const served = startBaton(repo, ["serve", "--port", "0"]);
   t.after(() => served.kill());
-  await served.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
-  const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;
+  const { port, token } = await servedAt(served);
   const feed = await SseReader.open(`http://127.0.0.1:${port}/api/stream?token=${token}`);
   t.after(() => feed.close());
   await feed.waitFor("the feed so far", () => feed.events<Envelope>().some((event) => event.type === "run.completed"));

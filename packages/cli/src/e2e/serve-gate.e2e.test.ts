@@ -4,9 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { foldRun, isFinalType, openStages, type Envelope } from "@baton/protocol/core";
 import { SseReader } from "@baton/server/testing";
-import { cliEnv, eventsOfType, makeRepo, readEvents, startBaton } from "./cli-harness.ts";
-
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
+import { cliEnv, eventsOfType, makeRepo, readEvents, servedAt, startBaton } from "./cli-harness.ts";
 
 const REVIEW = `digraph review {
   goal = "Write the plan and ship it"
@@ -26,10 +24,7 @@ test("a workflow run started through the API pauses at its gate; POST approve re
   await writeFile(join(repo, ".baton", "workflows", "review.dot"), REVIEW);
   const served = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv() });
   try {
-    await served.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
-    const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;
-    const base = `http://127.0.0.1:${port}`;
-    const auth = { authorization: `Bearer ${token as string}` };
+    const { base, auth } = await servedAt(served);
     const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
 
     const started = await post("/api/runs", {

@@ -6,9 +6,8 @@ import { SseReader } from "@baton/server/testing";
 import { liveReaderCount } from "@baton/engine/store/testing";
 import type { SseFrame } from "@baton/server/testing";
 import { makeGate } from "@baton/testkit/gate";
-import { cliEnv, makeRepo, runsDir, startBaton, waitFor, writeScript } from "./cli-harness.ts";
+import { cliEnv, makeRepo, runsDir, servedAt, startBaton, waitFor, writeScript } from "./cli-harness.ts";
 
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
 const TEXT = "Reading the repository first, then the tests, and only then the code that they cover, one file at a time.";
 
 /** The text of the agent.delta frames among `frames`, joined. */
@@ -31,10 +30,7 @@ test("SSE: a run written by another process (baton run) streams agent.delta fram
   const served = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv({ BATON_SERVE_TOKEN: "deltas-token-0123456789" }) });
   const run = startBaton(repo, ["run", "--agent", "fake", "--script", script, "--require-output", "none", "--", "Read the repository"]);
   try {
-    await served.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
-    const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;
-    const base = `http://127.0.0.1:${port}`;
-    const auth = { authorization: `Bearer ${token as string}` };
+    const { base, auth } = await servedAt(served);
     let runId = "";
     await waitFor("the run to be listed", async () => {
       const listed = (await (await fetch(`${base}/api/runs`, { headers: auth })).json()) as { runs: Array<{ id: string }> };

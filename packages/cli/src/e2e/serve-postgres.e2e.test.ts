@@ -4,19 +4,15 @@ import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { testDatabase } from "@baton/engine/store/postgres-testing";
 import { SseReader } from "@baton/server/testing";
-import { makeRepo, startBaton, writeScript } from "./cli-harness.ts";
+import { makeRepo, servedAt, startBaton, writeScript, type ServeAddress } from "./cli-harness.ts";
 import { storeEnv } from "./dispatch-harness.ts";
 
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
-
 /** A `baton serve` on the shared store, in a repository of its own (as on another machine): its base URL and token. */
-async function serveOn(t: TestContext, url: string, prefix: string): Promise<{ base: string; auth: Record<string, string> }> {
+async function serveOn(t: TestContext, url: string, prefix: string): Promise<ServeAddress> {
   const folder = await makeRepo(prefix);
   const server = startBaton(folder, ["serve", "--port", "0"], { env: storeEnv(url) });
   t.after(() => server.kill());
-  await server.waitForStdout("the server's URL", (out) => URL_LINE.test(out));
-  const [, port, token] = URL_LINE.exec(server.stdout) as RegExpExecArray;
-  return { base: `http://127.0.0.1:${port}`, auth: { authorization: `Bearer ${token as string}` } };
+  return servedAt(server);
 }
 
 const seqsOf = (reader: SseReader) => reader.events<{ seq: number; type: string }>().map((event) => event.seq);

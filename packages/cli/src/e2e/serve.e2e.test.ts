@@ -5,17 +5,13 @@ import { test } from "node:test";
 import { isFinalType, type Envelope } from "@baton/protocol";
 import { SseReader } from "@baton/server/testing";
 import { makeGate } from "@baton/testkit/gate";
-import { cliEnv, linesOf, makeRepo, readEvents, runBaton, startBaton, waitForEvent, workspacePath, writeScript, type BatonProcess } from "./cli-harness.ts";
+import { cliEnv, linesOf, makeRepo, readEvents, runBaton, servedAt, startBaton, waitForEvent, workspacePath, writeScript, type BatonProcess, type ServeAddress } from "./cli-harness.ts";
 
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
-
-type Served = { process: BatonProcess; base: string; token: string; auth: Record<string, string> };
+type Served = ServeAddress & { process: BatonProcess };
 
 async function serve(repo: string, env: Record<string, string> = {}): Promise<Served> {
   const process = startBaton(repo, ["serve", "--port", "0"], { env: cliEnv(env) });
-  await process.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
-  const [, port, token] = URL_LINE.exec(process.stdout) as RegExpExecArray;
-  return { process, base: `http://127.0.0.1:${port}`, token: token as string, auth: { authorization: `Bearer ${token as string}` } };
+  return { process, ...(await servedAt(process)) };
 }
 
 async function stop(served: Served): Promise<void> {

@@ -6,22 +6,7 @@ import { test } from "node:test";
 import type { Envelope } from "@baton/protocol";
 import { testTempDir } from "@baton/protocol/testing";
 import { SseReader } from "@baton/server/testing";
-import {
-  cliEnv,
-  killGroup,
-  killProcessesNaming,
-  makeRepo,
-  readEvents,
-  runBaton,
-  startBaton,
-  waitFor,
-  waitForAgentGroup,
-  waitForEvent,
-  waitForOnlyRun,
-  writeScript,
-  type BatonProcess,
-  type CliResult,
-} from "./cli-harness.ts";
+import { cliEnv, killGroup, killProcessesNaming, makeRepo, readEvents, runBaton, servedAt, startBaton, waitFor, waitForAgentGroup, waitForEvent, waitForOnlyRun, writeScript, type BatonProcess, type CliResult } from "./cli-harness.ts";
 
 // Each long-running command ends on the first SIGINT or SIGTERM: one signal, then the test
 // only waits for the exit. A command that needs a second signal fails on the harness's timeout.
@@ -29,7 +14,6 @@ import {
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 const SHORT_SCRIPT = [{ say: "Looking around." }, { run: "echo one" }, { write: { path: "out.txt", content: "two\n" } }, { say: "Done." }];
 const LONG_SCRIPT = [{ say: "Waiting." }, { run: "echo started" }, { sleep: 600_000 }, { say: "never said" }];
-const URL_LINE = /^\s*http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/m;
 
 /** Sends `signal` once and returns how the process ended. */
 async function endWith(process: BatonProcess, signal: NodeJS.Signals): Promise<CliResult> {
@@ -95,8 +79,7 @@ test("baton serve with a client on the caught-up feed stops with exit 0 on the f
   for (const signal of SIGNALS) {
     const served = startBaton(repo, ["serve", "--port", "0"]);
     t.after(() => served.kill());
-    await served.waitForStdout("the URL", (stdout) => URL_LINE.test(stdout));
-    const [, port, token] = URL_LINE.exec(served.stdout) as RegExpExecArray;
+    const { port, token } = await servedAt(served);
     const feed = await SseReader.open(`http://127.0.0.1:${port}/api/stream?token=${token}`);
     t.after(() => feed.close());
     await feed.waitFor("the feed so far", () => feed.events<Envelope>().some((event) => event.type === "run.completed"));
