@@ -4849,6 +4849,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         runs: components["schemas"]["RunOverview"][];
+                        /** @description The highest feed position committed before the list was read: follow /api/stream?after=feed_pos to keep the list current without replaying the feed */
                         feed_pos: number;
                     };
                 };

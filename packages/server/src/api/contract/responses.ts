@@ -1,5 +1,6 @@
 // The answers an operation documents: its own, and the errors of the statuses it can answer.
 
+import { z } from "@hono/zod-openapi";
 import { errorSchema } from "./components.ts";
 
 const ERROR_DESCRIPTIONS = {
@@ -24,6 +25,19 @@ const EVERY_ROUTE = [401, 403, 405, 500] as const;
 export const BODY_ERRORS = [400, 413, 415] as const;
 
 export const json = <S>(schema: S) => ({ "application/json": { schema } });
+
+/**
+ * A list of runs read at one feed position: `runs` with the position they were read at, so a
+ * client follows `/api/stream?after=feed_pos` to keep the list current without replaying the feed.
+ */
+export function runListAt<T extends z.ZodType>(run: T) {
+  return z.object({
+    runs: z.array(run),
+    feed_pos: z.number().int().min(0).openapi({
+      description: "The highest feed position committed before the list was read: follow /api/stream?after=feed_pos to keep the list current without replaying the feed",
+    }),
+  });
+}
 
 /** The error responses of `statuses` (and those every route answers), each with the error schema. */
 export function errorResponses(statuses: readonly ErrorStatus[], descriptions: Partial<Record<ErrorStatus, string>> = {}) {

@@ -8,7 +8,7 @@ import { jsonBodyGate } from "../json-body.ts";
 import { DEFAULT_EVENTS_LIMIT, DEFAULT_RUNS_LIMIT, MAX_EVENTS_LIMIT, MAX_RUNS_LIMIT, printable } from "../params.ts";
 import { eventEnvelopeSchema, runSummarySchema } from "./components.ts";
 import { booleanField, callParam, choiceField, cursorField, limitField, refParam, statusQuery, textField } from "./fields.ts";
-import { BODY_ERRORS, errorResponses, json } from "./responses.ts";
+import { BODY_ERRORS, errorResponses, json, runListAt } from "./responses.ts";
 
 const AGENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** A workflow name as `baton run --workflow` finds it in `.baton/workflows/`: no slash, no `.dot`/`.fabro` ending. */
@@ -89,14 +89,7 @@ export const listRunsRoute = createRoute({
   responses: {
     200: {
       description: "runs",
-      content: json(
-        z.object({
-          runs: z.array(runSummarySchema),
-          feed_pos: z.number().int().min(0).openapi({
-            description: "The highest feed position committed before the list was read: follow /api/stream?after=feed_pos to keep the list current without replaying the feed",
-          }),
-        }),
-      ),
+      content: json(runListAt(runSummarySchema)),
     },
     ...errorResponses([400]),
   },

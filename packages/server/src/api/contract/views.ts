@@ -4,7 +4,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { runSummarySchema } from "./components.ts";
 import { limitField, refParam, statusQuery } from "./fields.ts";
-import { errorResponses, json } from "./responses.ts";
+import { errorResponses, json, runListAt } from "./responses.ts";
 
 const refParams = z.object({ ref: refParam });
 
@@ -80,7 +80,7 @@ export const overviewRoute = createRoute({
   summary: "The newest runs with their figures (duration, cost, tokens, stage, branch) and whether a person is awaited",
   request: { query: z.object({ status: statusQuery, limit: limitField(200, 50) }) },
   responses: {
-    200: { description: "newest first, and the feed position they were read at", content: json(z.object({ runs: z.array(runOverviewSchema), feed_pos: z.number().int().min(0) })) },
+    200: { description: "newest first, and the feed position they were read at", content: json(runListAt(runOverviewSchema)) },
     ...errorResponses([400]),
   },
 });
