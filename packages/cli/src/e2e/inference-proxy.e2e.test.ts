@@ -83,7 +83,7 @@ describe("the fake agent through the inference proxy", () => {
     assert.deepEqual([end?.type, end?.data["stopped_by"]], ["run.completed", "requests"]);
   });
 
-  test("8 parallel streamed requests with 1.5 requests of token budget: two reach the twin, six are refused, the run stops by tokens", async () => {
+  test("8 parallel streamed requests with 1.5 requests of token budget: two reach the twin, the others are refused, the run stops by tokens", async () => {
     await using twin = await ModelTwin.start({ scenario: { name: "text", fault: { kind: "slow", delayMs: 200, on: "any" } } });
     const reservation = Math.ceil(CALL_BODY.length / 4) + 256;
     const run = await runScripted(
@@ -93,7 +93,13 @@ describe("the fake agent through the inference proxy", () => {
     );
     assert.equal(run.code, 3, run.stderr);
     assert.equal(modelCalls(twin).length, 2);
-    assert.equal(ofType(run.events, "model.request.refused").length, 6);
+    // The first refusal stops the run, and the agent's cancel aborts the requests it has not
+    // sent yet: on a loaded machine some of the eight never reach the proxy. Every one that does
+    // past the two is refused (inference-proxy.int.test.ts pins the proxy's answers: 2 × 200, 6 × 403).
+    const refused = ofType(run.events, "model.request.refused");
+    assert.ok(refused.length >= 1 && refused.length <= 6, `${refused.length} refused`);
+    assert.deepEqual([...new Set(refused.map((event) => event["limit"]))], ["tokens"]);
+    assert.equal(ofType(run.events, "model.request.completed").length, 2, "the two admitted are recorded");
     assert.deepEqual([finalEvent(run.events)?.data["stopped_by"]], ["tokens"]);
   });
 
