@@ -23,6 +23,18 @@ test("Anthropic: input from message_start, output from the last message_delta, c
   assert.deepEqual(tapped("anthropic_messages", false, `{"model":"m","usage":{"input_tokens":5,"output_tokens":6}}`).usage, { inputTokens: 5, outputTokens: 6, cacheReadTokens: 0, cacheWriteTokens: 0 });
 });
 
+test("a stream split inside a character is read whole: bytes are decoded a line at a time", () => {
+  const sse = `event: message_start\ndata: {"type":"message_start","message":{"model":"modèle-ünïcode","usage":{"input_tokens":3,"output_tokens":1}}}\n\nevent: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":4}}\n\n`;
+  const bytes = Buffer.from(sse);
+  for (const size of [1, 2, 3, 5]) {
+    const tap = new UsageTap("anthropic_messages", true);
+    for (let i = 0; i < bytes.length; i += size) tap.push(bytes.subarray(i, i + size));
+    tap.end();
+    assert.equal(tap.model, "modèle-ünïcode", `pieces of ${size} bytes`);
+    assert.deepEqual(tap.usage, { inputTokens: 3, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  }
+});
+
 test("OpenAI chat: usage in the last chunk before [DONE], cached tokens out of the input", () => {
   const sse = `data: {"choices":[{"delta":{"content":"x"}}]}\r\n\r\ndata: {"choices":[],"usage":{"prompt_tokens":100,"completion_tokens":9,"prompt_tokens_details":{"cached_tokens":60}}}\r\n\r\ndata: [DONE]\r\n\r\n`;
   assert.deepEqual(tapped("openai_chat", true, sse).usage, { inputTokens: 40, outputTokens: 9, cacheReadTokens: 60, cacheWriteTokens: 0 });

@@ -18,8 +18,9 @@ export const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, cacheReadT
 export class UsageTap {
   readonly #api: WireApiName;
   readonly #stream: boolean;
-  #pending = "";
-  #body: string[] = [];
+  /** A stream's line not ended yet. */
+  #pending: Buffer | undefined;
+  #body: Buffer[] = [];
   #usage: CallUsage = { ...NO_USAGE };
   #seen = false;
   /** The model the response names (it may differ from the request's alias). */
@@ -41,36 +42,51 @@ export class UsageTap {
     return this.#usage;
   }
 
+  /**
+   * A piece of the body. A stream is read line by line on its bytes: a `data:` line is decoded
+   * and parsed only while the model is not known or when it holds a marker of usage or a tool
+   * call.
+   */
   push(chunk: Buffer): void {
-    const text = chunk.toString("utf8");
     if (!this.#stream) {
-      this.#body.push(text);
+      this.#body.push(chunk);
       return;
     }
-    this.#pending += text;
-    let end = this.#pending.indexOf("\n");
+    const data = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
+    let start = 0;
+    let end = data.indexOf(LF);
     while (end !== -1) {
-      const line = this.#pending.slice(0, end).replace(/\r$/, "");
-      this.#pending = this.#pending.slice(end + 1);
-      if (line.startsWith("data:")) this.#data(line.slice(5).trim());
-      end = this.#pending.indexOf("\n");
+      this.#line(data, start, end);
+      start = end + 1;
+      end = data.indexOf(LF, start);
     }
+    this.#pending = start < data.length ? data.subarray(start) : undefined;
   }
 
   /** The end of the response: a whole JSON body is read now. */
   end(): void {
     if (this.#stream) {
-      if (this.#pending.startsWith("data:")) this.#data(this.#pending.slice(5).trim());
+      if (this.#pending !== undefined) this.#line(this.#pending, 0, this.#pending.length);
+      this.#pending = undefined;
       return;
     }
-    this.#data(this.#body.join(""));
+    this.#data(Buffer.concat(this.#body).toString("utf8"));
+  }
+
+  /** The line of `data` from `start` to `end` (its line feed, or the end). */
+  #line(data: Buffer, start: number, end: number): void {
+    if (end - start < DATA.length || data.compare(DATA, 0, DATA.length, start, start + DATA.length) !== 0) return;
+    // Most frames of a stream are text deltas that name neither usage nor a tool call: they are
+    // not decoded (the model is read from the first frames, until one names it).
+    if (this.model !== undefined) {
+      const line = data.subarray(start, end);
+      if (!MARKERS[this.#api].some((marker) => line.includes(marker))) return;
+    }
+    this.#data(data.toString("utf8", start + DATA.length, end).trim());
   }
 
   #data(payload: string): void {
     if (payload === "" || payload === "[DONE]") return;
-    // Most frames of a stream are text deltas that name neither usage nor a tool call: they are
-    // not parsed (the model is read from the first frames, until one names it).
-    if (this.#stream && this.model !== undefined && !MARKERS[this.#api].some((marker) => payload.includes(marker))) return;
     let value: unknown;
     try {
       value = JSON.parse(payload);
@@ -150,12 +166,14 @@ export class UsageTap {
 }
 
 /** What a streamed frame holds when it carries usage or a tool call, by wire format: frames with none of these are not parsed. */
-const MARKERS: Record<WireApiName, readonly string[]> = {
-  anthropic_messages: ['"usage"', '"tool_use"'],
-  openai_chat: ['"usage"', '"tool_calls"'],
-  openai_responses: ['"usage"', '"response.output_item.done"'],
-  gemini: ['"usageMetadata"', '"functionCall"'],
+const MARKERS: Record<WireApiName, readonly Buffer[]> = {
+  anthropic_messages: [Buffer.from('"usage"'), Buffer.from('"tool_use"')],
+  openai_chat: [Buffer.from('"usage"'), Buffer.from('"tool_calls"')],
+  openai_responses: [Buffer.from('"usage"'), Buffer.from('"response.output_item.done"')],
+  gemini: [Buffer.from('"usageMetadata"'), Buffer.from('"functionCall"')],
 };
+const DATA = Buffer.from("data:");
+const LF = 10;
 
 /** The tool calls one event (or whole body) of each wire format holds. */
 function toolCallsIn(api: WireApiName, event: Record<string, unknown>): Array<{ id: string | undefined; name: string }> {
