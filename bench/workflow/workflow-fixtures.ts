@@ -55,6 +55,7 @@ export async function runWorkflowInPlace(
     },
     publish: (type, data, stage) => created.publish(type, data, stage),
     close: () => created.close(),
+    readLog: () => created.readLog(),
   };
   const noAgent = (): never => {
     throw new Error("the workflow benchmarks run no agent");

@@ -82,8 +82,10 @@ test("chaos: 3 workers in folders of their own, sharing only a bare remote, 30 r
     start(i);
   }
   assert.ok(kills >= 3, `${kills} workers were killed`);
-  await waitFor("every run to end", async () => (await ended()) === RUNS, 100_000).catch((error: unknown) => {
-    throw new Error(`${(error as Error).message}\n${logs.map((log, i) => `worker ${i}:\n${log.split("\n").slice(-15).join("\n")}`).join("\n")}`);
+  await waitFor("every run to end", async () => (await ended()) === RUNS, 100_000).catch(async (error: unknown) => {
+    const open = await sql(url, `SELECT number, status, lease_owner, lease_expires_at > now() AS held FROM baton_runs WHERE NOT (status IN ('succeeded', 'stopped', 'failed', 'cancelled') AND (lease_owner IS NULL OR lease_expires_at <= now())) ORDER BY number`);
+    const runs = open.rows.map((row) => `run ${String(row.number)}: ${String(row.status)}, lease ${row.lease_owner === null ? "none" : `${String(row.lease_owner)} (${row.held === true ? "held" : "expired"})`}`);
+    throw new Error(`${(error as Error).message}\nnot ended:\n${runs.join("\n")}\n${logs.map((log, i) => `worker ${i} (pid ${String(workers[i]?.pid)}):\n${log.split("\n").slice(-15).join("\n")}`).join("\n")}`);
   });
 
   const rows = await sql(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { access, appendFile } from "node:fs/promises";
+import { access, appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { databaseUrl, sql, testDatabase } from "@baton/engine/store/postgres-testing";
@@ -35,6 +35,9 @@ test("with --store, BATON_STORE or [store] url, runs are kept in PostgreSQL: run
   assert.equal(printed.at(-1)?.type, "run.completed");
   assert.equal(await exists(join(repo, ".baton", "runs", runId, "events.jsonl")), false, "no log file: the events are in PostgreSQL");
   assert.equal(await exists(join(repo, ".baton", "index.db")), false, "the embedded store was never opened");
+  // The run's transcript is made from its events in PostgreSQL.
+  assert.doesNotMatch(run.stderr, /could not write the transcript/);
+  assert.match(await readFile(join(repo, ".baton", "runs", runId, "transcript.md"), "utf8"), /kept in the database/);
 
   const events = await runBaton(repo, ["events", "1", "--json"], { env: cliEnv({ BATON_STORE: url }) });
   assert.equal(events.code, 0, events.stderr);

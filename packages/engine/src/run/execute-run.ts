@@ -159,7 +159,7 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   }
   // Loaded at the run's end: the transcript renderer is no part of a run's start-up.
   const { writeRunTranscripts } = await import("../transcript/run-transcripts.ts");
-  await writeRunTranscripts(writer.dir, request.redactor, { stepSummaryFile: request.stepSummaryFile });
+  await writeRunTranscripts(writer.readLog(), writer.dir, request.redactor, { stepSummaryFile: request.stepSummaryFile });
   return result;
 }
 

@@ -12,6 +12,8 @@ export type RunLogWriter = {
   append(type: string, data: Record<string, unknown>, stage?: StageScope): Envelope;
   publish(type: string, data: Record<string, unknown>, stage?: StageScope): void;
   close(): Promise<void>;
+  /** The run's stored events from its first, after `close` too (its transcript is made of them). */
+  readLog(): AsyncIterable<Envelope>;
 };
 
 /**

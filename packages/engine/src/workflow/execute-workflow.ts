@@ -205,7 +205,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
   }
   // Loaded at the run's end: the transcript renderer is no part of a run's start-up.
   const { writeRunTranscripts } = await import("../transcript/run-transcripts.ts");
-  await writeRunTranscripts(writer.dir, request.settings.redactor, { stepSummaryFile: request.settings.stepSummaryFile });
+  await writeRunTranscripts(writer.readLog(), writer.dir, request.settings.redactor, { stepSummaryFile: request.settings.stepSummaryFile });
   return result;
 }
 

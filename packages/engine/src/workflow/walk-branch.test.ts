@@ -26,6 +26,9 @@ function memoryWriter(): RunLogWriter & { events: Envelope[] } {
     },
     publish: () => undefined,
     close: () => Promise.resolve(),
+    readLog: async function* () {
+      yield* events;
+    },
   };
 }
 

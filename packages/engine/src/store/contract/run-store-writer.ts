@@ -40,4 +40,9 @@ export interface RunStoreWriter extends AsyncDisposable {
   flush(): Promise<void>;
   /** Flushes and gives the run up. Rejects with the write error if the writer broke. */
   close(): Promise<void>;
+  /**
+   * The run's stored events from its first, after `close` too: what its transcript is made
+   * of. A run taken over from another machine holds events this process never wrote.
+   */
+  readLog(): AsyncIterable<Envelope>;
 }

@@ -81,6 +81,9 @@ export function contractSuite(name: string, factory: StoreFactory): void {
     const [first] = await collect(store.readRun(writer.runId));
     assert.equal(first?.type, "run.created");
     assert.equal(first?.data["number"], writer.number, "run.created carries the run's number");
+    const own = await collect(writer.readLog());
+    assert.deepEqual(own.map((event) => event.seq), range(1, 503), "the closed writer reads its whole log back (its transcript's source)");
+    assert.equal(own.at(-1)?.type, "run.completed");
   });
 
   each("follow from any cursor: every event once, in order, live from another store, ending after the final event", async (_t, subject) => {

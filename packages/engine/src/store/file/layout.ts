@@ -22,6 +22,9 @@ export function storeLayout(batonDir: string): StoreLayout {
   };
 }
 
+/** A run's log, in its folder. */
+export const LOG_FILE = "events.jsonl";
+
 export type RunPaths = {
   dir: string;
   events: string;
@@ -36,7 +39,7 @@ export function runPaths(layout: StoreLayout, runId: string): RunPaths {
   const dir = path.join(layout.runsDir, runId);
   return {
     dir,
-    events: path.join(dir, "events.jsonl"),
+    events: path.join(dir, LOG_FILE),
     lock: path.join(dir, "writer.lock"),
     lockTakeover: path.join(dir, "writer.lock.takeover"),
     commitHint: path.join(dir, "commit-hint"),

@@ -17,6 +17,19 @@ async function page(pool: pg.Pool, runId: string, after: number, until: number):
   return result.rows.map((row) => JSON.parse(row.body) as Envelope);
 }
 
+/** Every stored event of the run, in seq order (a writer's own log, read after it is closed too). */
+export async function* readPgLog(pool: pg.Pool, runId: string): AsyncGenerator<Envelope> {
+  let cursor = 0;
+  for (;;) {
+    const events = await page(pool, runId, cursor, Number.MAX_SAFE_INTEGER);
+    if (events.length === 0) return;
+    for (const event of events) {
+      cursor = event.seq ?? cursor;
+      yield event;
+    }
+  }
+}
+
 /** The run's events with seq > `after`, up to its last committed seq now. */
 export async function* readPgRun(pool: pg.Pool, catalog: PgCatalog, runId: string, options: ReadRunOptions = {}): AsyncGenerator<Envelope> {
   const run = await catalog.get(runId);

@@ -8,6 +8,7 @@ import { appendBatch, batchCommitted, releaseLease, renewLease, type Lease } fro
 import { MAX_BATCH_EVENTS, PgBatch } from "./pg-batch.ts";
 import { isConnectionError } from "./pg-connect.ts";
 import type { PgContext } from "./pg-context.ts";
+import { readPgLog } from "./pg-read.ts";
 
 /** Connection errors a batch is retried after (the server restarting, a dropped connection). */
 const RETRY_MS = 250;
@@ -115,6 +116,11 @@ export class PgRunWriter implements RunStoreWriter {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** From PostgreSQL: the store's pool outlives its writers. */
+  readLog(): AsyncIterable<Envelope> {
+    return readPgLog(this.#context.pool, this.runId);
   }
 
   async #close(): Promise<void> {

@@ -4,11 +4,13 @@ import { applyToCatalog, PROTOCOL_VERSION, type CatalogPatch, type Envelope, typ
 import { BatonError } from "../../../errors.ts";
 import type { DurableEnvelope, EventListener, RunStoreWriter } from "../../contract/run-store-writer.ts";
 import { AppendBatch } from "./append-batch.ts";
+import { readLogFile } from "./read-log-file.ts";
 import { capEnvelope } from "./cap-envelope.ts";
 import { EnvelopeLines, type TypeFacts } from "./envelope-line.ts";
 import { StoredEnvelope } from "./stored-envelope.ts";
 import { WriterCore } from "../../writer-core/writer-core.ts";
 import type { HintFile } from "../follow/hint-file.ts";
+import { LOG_FILE } from "../layout.ts";
 import { writeTransaction } from "../index/index-db.ts";
 import { writerEndpoint } from "../live/live-endpoint.ts";
 import { LiveServer } from "../live/live-server.ts";
@@ -182,6 +184,10 @@ export class RunWriter implements RunStoreWriter {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  readLog(): AsyncIterable<Envelope> {
+    return readLogFile(path.join(this.dir, LOG_FILE));
   }
 
   async #close(): Promise<void> {
