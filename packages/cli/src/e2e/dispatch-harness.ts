@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { sql } from "@baton/engine/store/postgres-testing";
 import type { Envelope } from "@baton/protocol";
 import { testTempDir } from "@baton/protocol/testing";
-import { cliEnv, git, makeRepo, parseNdjson, runBaton } from "./cli-harness.ts";
+import type { TestContext } from "node:test";
+import { cliEnv, git, makeRepo, parseNdjson, runBaton, servedAt, startBaton, type BatonProcess } from "./cli-harness.ts";
 
 /** A repository whose `main` is pushed to a bare remote of its own; returns both. */
 export async function repoWithRemote(prefix: string): Promise<{ repo: string; remote: string }> {
@@ -20,6 +21,14 @@ export async function repoWithRemote(prefix: string): Promise<{ repo: string; re
 /** The environment of a command on the shared store. */
 export function storeEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return cliEnv({ BATON_STORE: url, ...extra });
+}
+
+/** A `baton serve` in `folder` on the shared store (killed after the test), and a JSON POST to its API. */
+export async function serveStore(t: TestContext, folder: string, url: string): Promise<{ server: BatonProcess; post(path: string, body: unknown): Promise<Response> }> {
+  const server = startBaton(folder, ["serve", "--port", "0"], { env: storeEnv(url) });
+  t.after(() => server.kill());
+  const { base, auth } = await servedAt(server);
+  return { server, post: (path, body) => fetch(`${base}${path}`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) }) };
 }
 
 /** A run's stored events, as `baton events RUN --json` prints them. */

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { sql, testDatabase } from "@baton/engine/store/postgres-testing";
 import { testTempDir } from "@baton/protocol/testing";
-import { git, parseNdjson, runBaton, servedAt, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
-import { exportStoredLogs, finalEvents, repoWithRemote, storedEvents, storeEnv } from "./dispatch-harness.ts";
+import { git, parseNdjson, runBaton, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
+import { exportStoredLogs, finalEvents, repoWithRemote, serveStore, storedEvents, storeEnv } from "./dispatch-harness.ts";
 
 const TWO_STAGES = `digraph two {
   goal="Write the two notes"
@@ -81,14 +81,8 @@ test("submit --workflow (and run --detach --workflow, POST /api/runs with a work
   const detached = await runBaton(repo, ["run", "--detach", "--workflow", "two", "--script", script], { env: storeEnv(url) });
   assert.equal(detached.code, 0, detached.stderr);
   assert.match(detached.stdout, /^queued run 2 /);
-  const server = startBaton(repo, ["serve", "--port", "0"], { env: storeEnv(url) });
-  t.after(() => server.kill());
-  const { port, token } = await servedAt(server);
-  const response = await fetch(`http://127.0.0.1:${port}/api/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ workflow: "two", agent: "fake", script: [{ say: "a stage via the API" }], timeout: "5m" }),
-  });
+  const { server, post } = await serveStore(t, repo, url);
+  const response = await post("/api/runs", { workflow: "two", agent: "fake", script: [{ say: "a stage via the API" }], timeout: "5m" });
   const created = (await response.json()) as { run: { number: number } };
   assert.equal(response.status, 201, JSON.stringify(created));
   assert.equal(created.run.number, 3);
@@ -167,10 +161,8 @@ test("cancel across machines: a queued run is cancelled without a worker (its jo
   const third = await runBaton(repo, ["submit", "--script", long, "--require-output", "none"], { env });
   assert.equal(third.code, 0, third.stderr);
   await waitFor("run 3's turn to start", async () => (await storedEvents(repo, url, 3)).some((event) => event.type === "turn.started"));
-  const server = startBaton(repo, ["serve", "--port", "0"], { env });
-  t.after(() => server.kill());
-  const { port, token } = await servedAt(server);
-  const response = await fetch(`http://127.0.0.1:${port}/api/runs/3/cancel`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ reason: "from the API" }) });
+  const { server, post } = await serveStore(t, repo, url);
+  const response = await post("/api/runs/3/cancel", { reason: "from the API" });
   assert.equal(response.status, 202, await response.text());
   await waitFor("run 3 to end", async () => finalEvents(await storedEvents(repo, url, 3)).length > 0);
   assert.deepEqual(finalEvents(await storedEvents(repo, url, 3)).map((event) => [event.type, event.data["by"], event.data["reason"]]), [["run.cancelled", "api", "from the API"]]);

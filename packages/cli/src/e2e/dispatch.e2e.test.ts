@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sql, testDatabase } from "@baton/engine/store/postgres-testing";
 import { testTempDir } from "@baton/protocol/testing";
-import { git, parseNdjson, runBaton, servedAt, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
-import { exportStoredLogs, finalEvents, repoWithRemote, storedEvents, storeEnv } from "./dispatch-harness.ts";
+import { git, parseNdjson, runBaton, startBaton, waitFor, writeScript, type CliResult } from "./cli-harness.ts";
+import { exportStoredLogs, finalEvents, repoWithRemote, serveStore, storedEvents, storeEnv } from "./dispatch-harness.ts";
 
 function assertUsageError(result: CliResult, problem: RegExp, fix: RegExp): void {
   assert.equal(result.code, 2, `exit code; stderr: ${result.stderr}`);
@@ -82,14 +82,8 @@ test("baton run --detach and POST /api/runs on a shared store queue runs that a 
   assert.equal(embedded.code, 2);
   assert.match(embedded.stderr, /^baton: --detach queues the run for the workers of a shared store[^\n]*--store postgres/);
 
-  const server = startBaton(repo, ["serve", "--port", "0"], { env: storeEnv(url) });
-  t.after(() => server.kill());
-  const { port, token } = await servedAt(server);
-  const response = await fetch(`http://127.0.0.1:${port}/api/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ task: "from the API", agent: "fake", script: [{ say: "via the API" }], require_output: "none", timeout: "5m" }),
-  });
+  const { server, post } = await serveStore(t, repo, url);
+  const response = await post("/api/runs", { task: "from the API", agent: "fake", script: [{ say: "via the API" }], require_output: "none", timeout: "5m" });
   const created = (await response.json()) as { run: { id: string; number: number } };
   assert.equal(response.status, 201, JSON.stringify(created));
   assert.equal(created.run.number, 2);

@@ -17,11 +17,11 @@ async function page(pool: pg.Pool, runId: string, after: number, until: number):
   return result.rows.map((row) => JSON.parse(row.body) as Envelope);
 }
 
-/** Every stored event of the run, in seq order (a writer's own log, read after it is closed too). */
-export async function* readPgLog(pool: pg.Pool, runId: string): AsyncGenerator<Envelope> {
-  let cursor = 0;
-  for (;;) {
-    const events = await page(pool, runId, cursor, Number.MAX_SAFE_INTEGER);
+/** The run's events with seq > `after` and ≤ `until`, page by page. */
+async function* pagesOf(pool: pg.Pool, runId: string, after: number, until: number): AsyncGenerator<Envelope> {
+  let cursor = after;
+  while (cursor < until) {
+    const events = await page(pool, runId, cursor, until);
     if (events.length === 0) return;
     for (const event of events) {
       cursor = event.seq ?? cursor;
@@ -30,19 +30,16 @@ export async function* readPgLog(pool: pg.Pool, runId: string): AsyncGenerator<E
   }
 }
 
+/** Every stored event of the run, in seq order (a writer's own log, read after it is closed too). */
+export function readPgLog(pool: pg.Pool, runId: string): AsyncGenerator<Envelope> {
+  return pagesOf(pool, runId, 0, Number.MAX_SAFE_INTEGER);
+}
+
 /** The run's events with seq > `after`, up to its last committed seq now. */
 export async function* readPgRun(pool: pg.Pool, catalog: PgCatalog, runId: string, options: ReadRunOptions = {}): AsyncGenerator<Envelope> {
   const run = await catalog.get(runId);
   if (run === undefined) throw runNotFound(runId);
-  let cursor = options.after ?? 0;
-  while (cursor < run.last_seq) {
-    const events = await page(pool, runId, cursor, run.last_seq);
-    if (events.length === 0) return;
-    for (const event of events) {
-      cursor = event.seq ?? cursor;
-      yield event;
-    }
-  }
+  yield* pagesOf(pool, runId, options.after ?? 0, run.last_seq);
 }
 
 export type PgFollowParts = { url: string; pool: pg.Pool; catalog: PgCatalog; hints: PgHints; pollMs: number; recover: (runId: string) => Promise<unknown> };
