@@ -17,6 +17,7 @@ import { asObject } from "./json-access.ts";
 import { setUpSession } from "./session-setup.ts";
 import { mcpServersFor } from "./mcp-servers.ts";
 import { tapStreams } from "./tap.ts";
+import { permissionAnswerLine, REQUEST_PERMISSION, wellFormedPermissionRequest } from "./permission-at-once.ts";
 import { AcpTranscript } from "./transcript.ts";
 import { errorText } from "./error-text.ts";
 import { isBatonError } from "../errors.ts";
@@ -110,18 +111,36 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     ...definedFields({ trace: options.trace, onToolFinished: options.onToolFinished }),
   });
   let lastActivity = performance.now();
+  // Set once the session is up; a permission asked for in a turn Baton cancelled is not granted.
+  let live: LiveSession | undefined;
+  /**
+   * A permission request the policy decides is answered from the tap, on the wire as it is
+   * read: the agent, which waits for the answer, gets it without the SDK's hops in between,
+   * and `permission.resolved` follows `permission.requested` in the same batch. A question for
+   * a person, a request in a turn being cancelled or one malformed goes to the SDK's handler.
+   */
+  const answeredAtOnce = (message: unknown): boolean => {
+    if (live === undefined || live.cancelling) return false;
+    const request = wellFormedPermissionRequest(message);
+    const answer = request === undefined ? undefined : desk.decideNow(request.toolCall, request.options);
+    if (request === undefined || answer === undefined) return false;
+    mapper.decisions.set(request.toolCall.toolCallId, answer.decision);
+    streams.send(permissionAnswerLine(request.id, answer.optionId));
+    return true;
+  };
   const streams = tapStreams(agent.stdout(), agent.stdin(), (dir, line) => {
     if (dir === "recv") lastActivity = performance.now();
     const message = transcript.record(dir, line);
     mapper.onMessage(dir, message);
+    if (dir === "send") return true;
+    const method = asObject(message)?.["method"];
     // The SDK's client validates every session/update strictly before any handler runs, and
     // prints "Error handling notification" on Baton's stderr for a kind it does not know
     // (which Baton records as runner.event). Baton maps updates from the tap alone, so the
     // SDK does not need them.
-    return !(dir === "recv" && asObject(message)?.["method"] === acp.methods.client.session.update);
+    if (method === acp.methods.client.session.update) return false;
+    return !(method === REQUEST_PERMISSION && answeredAtOnce(message));
   });
-  // Set once the session is up; a permission asked for in a turn Baton cancelled is not granted.
-  let live: LiveSession | undefined;
   const app = acp
     .client({ name: "baton" })
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {

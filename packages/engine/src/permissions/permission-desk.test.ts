@@ -58,3 +58,16 @@ test("with nobody to ask (no asker), an ask rule denies", async () => {
   assert.deepEqual(d.describe(call("c1")), {});
   assert.deepEqual(await d.answer(call("c1"), OPTIONS, never), { optionId: "no", decision: { rule: ASK_UNANSWERABLE_RULE, by: "policy" } });
 });
+
+test("decideNow answers what needs no person (a rule, no asker, a standing allow) and leaves a question for a person undecided", async () => {
+  const { asker, desk: d } = desk();
+  assert.deepEqual(d.decideNow({ toolCallId: "e1", kind: "edit", rawInput: { path: "a.txt" } }, OPTIONS), { optionId: "yes", decision: { rule: "default:allow", by: "policy" } });
+  assert.equal(d.decideNow({ toolCallId: "e2", kind: "edit", rawInput: { path: "/elsewhere/a.txt" } }, OPTIONS)?.optionId, "no");
+  assert.equal(d.decideNow(call("c1"), OPTIONS), undefined);
+  const first = d.answer(call("c1"), OPTIONS, never);
+  asker.receive({ call: "c1", action: "allow", who: "ada", via: "cli", alwaysForRun: true });
+  await first;
+  assert.deepEqual(d.decideNow(call("c2"), OPTIONS), { optionId: "yes", decision: { rule: ASK_ALWAYS_RULE, by: "human", who: "ada" } });
+  const alone = new PermissionDesk({ rules: RULES, builtinRules: true, root: "/repo" });
+  assert.deepEqual(alone.decideNow(call("c3"), OPTIONS), { optionId: "no", decision: { rule: ASK_UNANSWERABLE_RULE, by: "policy" } });
+});

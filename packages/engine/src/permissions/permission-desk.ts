@@ -1,7 +1,7 @@
 import { definedFields } from "@baton/protocol/core";
 import { permissionQuestion } from "./permission-question.ts";
 import type { PermissionAsker } from "./permission-asker.ts";
-import { chooseOption, configuredDecision, decidePermission, type PermissionRule } from "./policy.ts";
+import { chooseOption, configuredDecision, decidePermission, type PermissionQuestion, type PermissionRule } from "./policy.ts";
 
 type ToolCallLike = Parameters<typeof permissionQuestion>[0] & { toolCallId: string };
 type OptionLike = { optionId: string; kind: string };
@@ -47,25 +47,42 @@ export class PermissionDesk {
     return definedFields({ awaiting: "person", rule: decision.rule, timeout_ms: timeoutMs });
   }
 
+  /**
+   * The answer the policy gives at once (a rule, no person able to answer, or a person's
+   * standing "always for this run"), or undefined where a person must be asked.
+   */
+  decideNow(toolCall: ToolCallLike, options: readonly OptionLike[]): DeskAnswer | undefined {
+    const ruling = this.#rule(toolCall, options);
+    return "answer" in ruling ? ruling.answer : undefined;
+  }
+
   /** Decides one request; a question for a person waits for them, its turn's cancel, or its timeout. */
   async answer(toolCall: ToolCallLike, options: readonly OptionLike[], cancelled: Promise<void>): Promise<DeskAnswer> {
-    const question = permissionQuestion(toolCall, this.#root);
-    const decision = this.#decide(question);
-    if (decision.action !== "ask") return { optionId: chooseOption(options, decision.action), decision: { rule: decision.rule, by: "policy" } };
-    const asker = this.#asker;
-    if (asker === undefined) return { optionId: chooseOption(options, "deny"), decision: { rule: ASK_UNANSWERABLE_RULE, by: "policy" } };
-    const standing = asker.remembered(question);
-    if (standing !== undefined) return { optionId: chooseOption(options, "allow"), decision: { rule: ASK_ALWAYS_RULE, by: "human", who: standing.who } };
+    const ruling = this.#rule(toolCall, options);
+    if ("answer" in ruling) return ruling.answer;
+    const { asker, question, rule } = ruling;
     const verdict = await asker.ask(toolCall.toolCallId, question, cancelled);
-    if (verdict.kind === "cancelled") return { optionId: undefined, decision: { rule: decision.rule, by: "policy" } };
+    if (verdict.kind === "cancelled") return { optionId: undefined, decision: { rule, by: "policy" } };
     if (verdict.kind === "timeout") return { optionId: chooseOption(options, "deny"), decision: { rule: ASK_TIMEOUT_RULE, by: "policy", reason: "nobody answered in time" } };
     const { answer } = verdict;
     const chosen = answer.optionId !== undefined && options.some((option) => option.optionId === answer.optionId) ? answer.optionId : undefined;
     const preferred = answer.action === "allow" && answer.alwaysForRun === true ? (options.find((option) => option.kind === "allow_always")?.optionId ?? chooseOption(options, "allow")) : chooseOption(options, answer.action);
     return {
       optionId: chosen ?? preferred,
-      decision: definedFields({ rule: decision.rule, by: "human" as const, who: answer.who, reason: answer.reason, alwaysForRun: answer.alwaysForRun === true ? true : undefined }),
+      decision: definedFields({ rule, by: "human" as const, who: answer.who, reason: answer.reason, alwaysForRun: answer.alwaysForRun === true ? true : undefined }),
     };
+  }
+
+  /** The answer without a person, or the question a person must be asked (by which rule, through which asker). */
+  #rule(toolCall: ToolCallLike, options: readonly OptionLike[]): { answer: DeskAnswer } | { asker: PermissionAsker; question: PermissionQuestion; rule: string } {
+    const question = permissionQuestion(toolCall, this.#root);
+    const decision = this.#decide(question);
+    if (decision.action !== "ask") return { answer: { optionId: chooseOption(options, decision.action), decision: { rule: decision.rule, by: "policy" } } };
+    const asker = this.#asker;
+    if (asker === undefined) return { answer: { optionId: chooseOption(options, "deny"), decision: { rule: ASK_UNANSWERABLE_RULE, by: "policy" } } };
+    const standing = asker.remembered(question);
+    if (standing !== undefined) return { answer: { optionId: chooseOption(options, "allow"), decision: { rule: ASK_ALWAYS_RULE, by: "human", who: standing.who } } };
+    return { asker, question, rule: decision.rule };
   }
 
   #decide(question: ReturnType<typeof permissionQuestion>) {
