@@ -81,7 +81,7 @@ export function foldRunView(events: Iterable<Envelope>): RunView {
     const key = event.stage === undefined ? "" : `${event.stage.id}#${event.stage.visit}${event.stage.branch === undefined ? "" : `@${event.stage.branch}`}`;
     let section = sections.get(key);
     if (section === undefined) {
-      section = { key, entries: [], ...(event.stage === undefined ? {} : { title: `Stage ${event.stage.id}${event.stage.visit > 1 ? ` (visit ${event.stage.visit})` : ""}${event.stage.branch === undefined ? "" : `, branch ${event.stage.branch}`}` }) };
+      section = defined({ key, entries: [], title: event.stage === undefined ? undefined : stageTitle(event.stage) });
       sections.set(key, section);
       view.sections.push(section);
     }
@@ -294,4 +294,9 @@ function num(value: unknown): number | undefined {
 
 function obj(value: unknown): Data | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
+}
+
+/** A stage visit's section heading: its id, the visit past the first, the branch of a fan-out. */
+function stageTitle(stage: NonNullable<Envelope["stage"]>): string {
+  return `Stage ${stage.id}${stage.visit > 1 ? ` (visit ${stage.visit})` : ""}${stage.branch === undefined ? "" : `, branch ${stage.branch}`}`;
 }

@@ -1,4 +1,5 @@
 import type { Envelope, RunState } from "@baton/protocol";
+import { definedFields } from "@baton/protocol/core";
 import { atLimit, HANDBACK_FRACTION, limitsData, limitUses, mostUsed, nearLimit, reportedTokens, WARNING_THRESHOLDS, type LimitName, type LimitUse, type RunLimits } from "./limits.ts";
 import type { TokenReports } from "./token-budget.ts";
 
@@ -182,15 +183,20 @@ export class LimitWatch {
     const state = sink.state;
     const top = mostUsed(this.#uses());
     const cost = Math.max(state.cost_usd ?? 0, this.#proxy.costUsd);
-    sink.append("budget.updated", {
-      tokens: this.tokens(),
-      ...(state.cost_usd === undefined && this.#proxy.requests === 0 ? {} : { cost_usd: cost }),
-      ...(this.#proxy.requests === 0 ? {} : { requests: this.#proxy.requests }),
-      tool_calls: state.counts.tool_calls,
-      elapsed_ms: Math.round(this.elapsed()),
-      limits: limitsData(limits),
-      ...(top === undefined ? {} : { limit: top.limit, fraction: round(top.fraction) }),
-    });
+    const requests = this.#proxy.requests;
+    sink.append(
+      "budget.updated",
+      definedFields({
+        tokens: this.tokens(),
+        cost_usd: state.cost_usd === undefined && requests === 0 ? undefined : cost,
+        requests: requests === 0 ? undefined : requests,
+        tool_calls: state.counts.tool_calls,
+        elapsed_ms: Math.round(this.elapsed()),
+        limits: limitsData(limits),
+        limit: top?.limit,
+        fraction: top === undefined ? undefined : round(top.fraction),
+      }),
+    );
   }
 }
 

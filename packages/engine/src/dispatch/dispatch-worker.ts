@@ -70,7 +70,7 @@ export class DispatchWorker {
       void store.beatWorker({ labels, concurrency }).catch((error: unknown) => this.#options.log(`heartbeat failed: ${String(error)}`));
       void this.#checkCancels([...this.#cancels.keys()]);
     }, Math.max(100, Math.floor(store.leaseMs / 3)));
-    this.#queue = await DispatchQueue.open(store.url, { ...(this.#options.timing === undefined ? {} : { timing: this.#options.timing }), onError: (error) => this.#options.log(`dispatch queue: ${error.message}`) });
+    this.#queue = await DispatchQueue.open(store.url, { ...definedFields({ timing: this.#options.timing }), onError: (error) => this.#options.log(`dispatch queue: ${error.message}`) });
     await this.#queue.work(labels, concurrency, (job, _signal, attempt) => this.#track(this.#handle(job, attempt)));
   }
 

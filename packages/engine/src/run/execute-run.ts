@@ -104,14 +104,17 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   let result: RunResult = { runId: writer.runId, number: writer.number, status: "failed" };
   try {
     const limits = limitsData(request.limits ?? {});
-    sink.append("run.created", {
-      number: writer.number,
-      task: request.task,
-      agent: request.agentName,
-      ...(request.setup?.model === undefined ? {} : { model: request.setup.model }),
-      repo: request.repo,
-      ...(Object.keys(limits).length === 0 ? {} : { limits }),
-    });
+    sink.append(
+      "run.created",
+      definedFields({
+        number: writer.number,
+        task: request.task,
+        agent: request.agentName,
+        model: request.setup?.model,
+        repo: request.repo,
+        limits: Object.keys(limits).length === 0 ? undefined : limits,
+      }),
+    );
     sink.append("run.started", { attempt: 1, resumed: false, pid: process.pid, host: hostname() });
     if (proxied !== undefined && request.proxy !== undefined) {
       sink.append("log", { level: "info", code: "inference_proxy", message: `the agent reaches its model through Baton's inference proxy at ${request.proxy.proxy.url}, with a run token instead of a provider key` });
