@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { definedFields } from "@baton/protocol/core";
 import { forward } from "./forward.ts";
 import { providerErrorBody } from "./provider-errors.ts";
+import { REQUEST_FIELDS, topLevelFields } from "./request-body.ts";
 import { RunGrant, type GrantOptions } from "./run-grant.ts";
 import { upstreamHeaders, upstreamPath, upstreamTarget, type Upstream, type UpstreamTarget } from "./upstream-request.ts";
 import { UsageTap } from "./usage-tap.ts";
@@ -156,9 +157,9 @@ export class InferenceProxy implements AsyncDisposable {
   #proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, grant: RunGrant, upstream: UpstreamTarget, raw: Buffer): void {
     const path = upstreamPath(upstream, route.upstreamPath);
     const method = req.method ?? "POST";
-    const json = route.api === undefined ? undefined : parseObject(raw);
-    if (route.api === undefined || json === undefined) {
-      // Not inference (or not JSON, which the upstream will refuse): a read or a token count is
+    const fields = route.api === undefined ? undefined : topLevelFields(raw, REQUEST_FIELDS);
+    if (route.api === undefined || fields === undefined) {
+      // Not inference (or not a JSON object, which the upstream will refuse): a read or a token count is
       // passed on and counted as such (one log at the run's end); anything else is refused.
       const called = route.upstreamPath.split("?")[0] ?? "";
       if (route.api === undefined && !passesThrough(method, route)) {
@@ -169,12 +170,11 @@ export class InferenceProxy implements AsyncDisposable {
       forward(upstream, path, upstreamHeaders(upstream, req.rawHeaders, raw.length), method, raw, res, { onHeaders: () => {}, onChunk: () => {}, onEnd: () => {} });
       return;
     }
-    const facts = requestFacts(route, json, raw.length);
+    const facts = requestFacts(route, Object.fromEntries([...fields].map(([name, field]) => [name, field.value])), raw.length);
     const admitted = grant.admit(route.provider, route.api, facts);
     if (!admitted.admitted) return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton stopped this run: ${admitted.message}`));
     // The agent's bytes go on as they came unless the body had to change (a streamed chat completion asks for its usage).
-    const sent = upstreamBody(route, json);
-    const body = sent === json ? raw : Buffer.from(JSON.stringify(sent));
+    const body = upstreamBody(route, raw, fields);
     const tap = new UsageTap(route.api, facts.stream);
     const started = performance.now();
     let status: number | null = null;
@@ -239,15 +239,6 @@ function readBody(req: IncomingMessage, read: (body: Buffer) => void, failed: ()
     read(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   });
   req.on("error", fail);
-}
-
-function parseObject(raw: Buffer): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw.toString("utf8"));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
