@@ -170,7 +170,9 @@ export class InferenceProxy implements AsyncDisposable {
       forward(upstream, path, upstreamHeaders(upstream, req.rawHeaders, raw.length), method, raw, res, { onHeaders: () => {}, onChunk: () => {}, onEnd: () => {} });
       return;
     }
-    const facts = requestFacts(route, Object.fromEntries([...fields].map(([name, field]) => [name, field.value])), raw.length);
+    const values: Record<string, unknown> = {};
+    for (const [name, field] of fields) values[name] = field.value;
+    const facts = requestFacts(route, values, raw.length);
     const admitted = grant.admit(route.provider, route.api, facts);
     if (!admitted.admitted) return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton stopped this run: ${admitted.message}`));
     // The agent's bytes go on as they came unless the body had to change (a streamed chat completion asks for its usage).
@@ -189,32 +191,36 @@ export class InferenceProxy implements AsyncDisposable {
       onEnd: (error) => {
         untrack();
         tap.end();
-        const settled = { status, toolCalls: [...tap.toolCalls.values()], ...definedFields({ ttfbMs, error }) };
-        grant.settle(admitted.admission, tap.seen ? { ...settled, usage: tap.usage, ...definedFields({ model: tap.model }) } : settled);
+        const seen = tap.seen;
+        grant.settle(admitted.admission, definedFields({ status, toolCalls: [...tap.toolCalls.values()], ttfbMs, error, usage: seen ? tap.usage : undefined, model: seen ? tap.model : undefined }));
       },
     });
     untrack = grant.track(abort);
   }
 }
 
-/** The headers that carry the agent's key, by name. */
-const TOKEN_HEADERS = new Set(["x-api-key", "authorization", "x-goog-api-key", "api-key"]);
 const KEY_QUERY = /[?&]key=/;
 
 /** The run token wherever the agent's SDK puts its key: `x-api-key`, `Authorization: Bearer`, `x-goog-api-key`, `api-key`, or Gemini's `key=` query. */
 export function tokenOf(req: IncomingMessage): string | undefined {
   // The first non-empty value of each header, read from the head as it came (no header object is built).
-  const found = new Map<string, string>();
+  let apiKey: string | undefined;
+  let authorization: string | undefined;
+  let googKey: string | undefined;
+  let azureKey: string | undefined;
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
     const value = raw[i + 1] as string;
-    if (TOKEN_HEADERS.has(name) && value.length > 0 && !found.has(name)) found.set(name, value);
+    if (value.length === 0) continue;
+    const name = (raw[i] as string).toLowerCase();
+    if (name === "x-api-key") apiKey ??= value;
+    else if (name === "authorization") authorization ??= value;
+    else if (name === "x-goog-api-key") googKey ??= value;
+    else if (name === "api-key") azureKey ??= value;
   }
-  const bearer = found.get("authorization")?.replace(/^Bearer\s+/i, "");
   const url = req.url ?? "/";
   const query = KEY_QUERY.test(url) ? (new URL(url, "http://proxy").searchParams.get("key") ?? undefined) : undefined;
-  return found.get("x-api-key") ?? bearer ?? found.get("x-goog-api-key") ?? found.get("api-key") ?? query;
+  return apiKey ?? authorization?.replace(/^Bearer\s+/i, "") ?? googKey ?? azureKey ?? query;
 }
 
 /** Reads a request's body whole, then calls `read`, or `failed` once when it is larger than {@link MAX_BODY_BYTES} or cut. */

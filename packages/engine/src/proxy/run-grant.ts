@@ -117,14 +117,15 @@ export class RunGrant {
     const costSource: CostSource = price.source;
     this.#emit(
       "model.request.completed",
-      definedFields({
+      // Two small optional parts rather than one object of every field: this runs once a call.
+      {
         request_id: admission.requestId,
         provider: admission.provider,
         api: admission.api,
         model,
         stream: admission.facts.stream,
         status: end.status,
-        ttfb_ms: end.ttfbMs === undefined ? undefined : round(end.ttfbMs),
+        ...definedFields({ ttfb_ms: end.ttfbMs === undefined ? undefined : round(end.ttfbMs) }),
         duration_ms: round(performance.now() - admission.startedAt),
         input_tokens: usage?.inputTokens ?? 0,
         output_tokens: usage?.outputTokens ?? 0,
@@ -133,9 +134,8 @@ export class RunGrant {
         usage_reported: usage !== undefined,
         cost_usd: Math.round(cost * 1e8) / 1e8,
         cost_source: costSource,
-        tool_calls: end.toolCalls === undefined || end.toolCalls.length === 0 ? undefined : end.toolCalls,
-        error: end.error,
-      }),
+        ...definedFields({ tool_calls: end.toolCalls === undefined || end.toolCalls.length === 0 ? undefined : end.toolCalls, error: end.error }),
+      },
     );
   }
 
