@@ -27,6 +27,8 @@ describe("upstream requests", () => {
     assert.equal(upstreamPath(target, "/v1beta/models/gemini-2.5-flash:generateContent?key=baton-run-x&alt=sse"), "/base/v1beta/models/gemini-2.5-flash:generateContent?alt=sse");
     assert.equal(upstreamPath(target, "/v1beta/models?alt=json&key=baton-run-x"), "/base/v1beta/models?alt=json");
     assert.equal(upstreamPath(target, "/v1/models?monkey=1"), "/base/v1/models?monkey=1");
+    assert.equal(upstreamPath(target, "/v1beta/models?%6Bey=baton-run-x&alt=sse"), "/base/v1beta/models?alt=sse");
+    assert.equal(upstreamPath(target, "/v1beta/models?KEY=1"), "/base/v1beta/models?KEY=1");
     assert.equal(upstreamPath(target, "/v1/../../etc"), "/etc");
     assert.equal(upstreamPath(target, "/v1/%2E%2E/x"), "/base/x");
     assert.equal(upstreamPath(target, "/v1/a\"b"), "/base/v1/a%22b");

@@ -53,10 +53,10 @@ export function upstreamTarget(provider: ProxyProvider, upstream: Upstream): Ups
 }
 
 /**
- * A path of plain characters with no segment that starts with a dot (`.`, `%2e`) and no `key`
- * in its query: sent as it came.
+ * A path of plain characters with no segment that starts with a dot (`.`, `%2e`), and a query
+ * with no escape and no `key` anywhere in it: sent as it came.
  */
-const PLAIN_PATH = /^(?!.*\/(?:\.|%2e))[\w\-.~!$&'()*+,;=:@/%]*(?:\?(?!(?:.*&)?key(?:[=&]|$))[\w\-.~!$&'()*+,;=:@/%?]*)?$/i;
+const PLAIN_PATH = /^(?!.*\/(?:\.|%2e))[\w\-.~!$&'()*+,;=:@/%]*(?:\?(?!.*key)[\w\-.~!$&'()*+,;=:@/?]*)?$/i;
 
 /**
  * The path and query sent upstream: the base URL's path, then the agent's. Gemini's `key=`
