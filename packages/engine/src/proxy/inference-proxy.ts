@@ -4,9 +4,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { definedFields } from "@baton/protocol/core";
-import { forward, upstreamHeaders, upstreamUrl, type Upstream } from "./forward.ts";
+import { forward } from "./forward.ts";
 import { providerErrorBody } from "./provider-errors.ts";
+import { REQUEST_FIELDS, topLevelFields } from "./request-body.ts";
 import { RunGrant, type GrantOptions } from "./run-grant.ts";
+import { upstreamHeaders, upstreamPath, upstreamTarget, type Upstream, type UpstreamTarget } from "./upstream-request.ts";
 import { UsageTap } from "./usage-tap.ts";
 import { passesThrough, proxyRoute, requestFacts, upstreamBody, type ProxyProvider, type ProxyRoute } from "./wire-routes.ts";
 
@@ -34,7 +36,7 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  */
 export class InferenceProxy implements AsyncDisposable {
   readonly #server: Server;
-  readonly #upstreams: Partial<Record<ProxyProvider, Upstream>>;
+  readonly #upstreams: Partial<Record<ProxyProvider, UpstreamTarget>> = {};
   readonly #grants = new Map<string, RunGrant>();
   #url = "";
   #port = 0;
@@ -42,7 +44,9 @@ export class InferenceProxy implements AsyncDisposable {
   #socket: Promise<{ server: Server; path: string; dir: string }> | undefined;
 
   private constructor(options: InferenceProxyOptions) {
-    this.#upstreams = options.upstreams;
+    for (const [provider, upstream] of Object.entries(options.upstreams) as Array<[ProxyProvider, Upstream | undefined]>) {
+      if (upstream !== undefined) this.#upstreams[provider] = upstreamTarget(provider, upstream);
+    }
     this.#server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, res) => this.#handle(req, res));
   }
 
@@ -143,40 +147,42 @@ export class InferenceProxy implements AsyncDisposable {
     if (upstream === undefined) {
       return sendJson(res, 502, providerErrorBody(route.provider, 502, `Baton's proxy has no upstream for ${route.provider}: configure [proxy.${route.provider}]`));
     }
-    readBody(req).then(
+    readBody(
+      req,
       (body) => this.#proxy(req, res, route, grant, upstream, body),
       () => sendJson(res, 413, providerErrorBody(route.provider, 403, "the request body is too large or was cut")),
     );
   }
 
-  #proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, grant: RunGrant, upstream: Upstream, raw: Buffer): void {
-    const url = upstreamUrl(upstream, route.upstreamPath);
+  #proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, grant: RunGrant, upstream: UpstreamTarget, raw: Buffer): void {
+    const path = upstreamPath(upstream, route.upstreamPath);
     const method = req.method ?? "POST";
-    const json = route.api === undefined ? undefined : parseObject(raw);
-    if (route.api === undefined || json === undefined) {
-      // Not inference (or not JSON, which the upstream will refuse): a read or a token count is
+    const fields = route.api === undefined ? undefined : topLevelFields(raw, REQUEST_FIELDS);
+    if (route.api === undefined || fields === undefined) {
+      // Not inference (or not a JSON object, which the upstream will refuse): a read or a token count is
       // passed on and counted as such (one log at the run's end); anything else is refused.
-      const path = route.upstreamPath.split("?")[0] ?? "";
+      const called = route.upstreamPath.split("?")[0] ?? "";
       if (route.api === undefined && !passesThrough(method, route)) {
-        grant.passThrough(route.provider, method, path, false);
-        return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton's inference proxy passes model calls, token counts and reads; ${method} ${path} is none of them`));
+        grant.passThrough(route.provider, method, called, false);
+        return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton's inference proxy passes model calls, token counts and reads; ${method} ${called} is none of them`));
       }
-      grant.passThrough(route.provider, method, path, true);
-      forward(url, upstreamHeaders(route.provider, req.headers, upstream.key, raw.length), method, raw, res, { onHeaders: () => {}, onChunk: () => {}, onEnd: () => {} });
+      grant.passThrough(route.provider, method, called, true);
+      forward(upstream, path, upstreamHeaders(upstream, req.rawHeaders, raw.length), method, raw, res, { onHeaders: () => {}, onChunk: () => {}, onEnd: () => {} });
       return;
     }
-    const facts = requestFacts(route, json, raw.length);
+    const values: Record<string, unknown> = {};
+    for (const [name, field] of fields) values[name] = field.value;
+    const facts = requestFacts(route, values, raw.length);
     const admitted = grant.admit(route.provider, route.api, facts);
     if (!admitted.admitted) return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton stopped this run: ${admitted.message}`));
     // The agent's bytes go on as they came unless the body had to change (a streamed chat completion asks for its usage).
-    const sent = upstreamBody(route, json);
-    const body = sent === json ? raw : Buffer.from(JSON.stringify(sent));
+    const body = upstreamBody(route, raw, fields);
     const tap = new UsageTap(route.api, facts.stream);
     const started = performance.now();
     let status: number | null = null;
     let ttfbMs: number | undefined;
     let untrack = () => {};
-    const abort = forward(url, upstreamHeaders(route.provider, req.headers, upstream.key, body.length), method, body, res, {
+    const abort = forward(upstream, path, upstreamHeaders(upstream, req.rawHeaders, body.length), method, body, res, {
       onHeaders: (code) => {
         status = code;
         ttfbMs = performance.now() - started;
@@ -185,48 +191,60 @@ export class InferenceProxy implements AsyncDisposable {
       onEnd: (error) => {
         untrack();
         tap.end();
-        const settled = { status, toolCalls: [...tap.toolCalls.values()], ...definedFields({ ttfbMs, error }) };
-        grant.settle(admitted.admission, tap.seen ? { ...settled, usage: tap.usage, ...definedFields({ model: tap.model }) } : settled);
+        const seen = tap.seen;
+        grant.settle(admitted.admission, definedFields({ status, toolCalls: [...tap.toolCalls.values()], ttfbMs, error, usage: seen ? tap.usage : undefined, model: seen ? tap.model : undefined }));
       },
     });
     untrack = grant.track(abort);
   }
 }
 
+const KEY_QUERY = /[?&]key=/;
+
 /** The run token wherever the agent's SDK puts its key: `x-api-key`, `Authorization: Bearer`, `x-goog-api-key`, `api-key`, or Gemini's `key=` query. */
 export function tokenOf(req: IncomingMessage): string | undefined {
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return typeof value === "string" && value.length > 0 ? value : undefined;
-  };
-  const bearer = header("authorization")?.replace(/^Bearer\s+/i, "");
-  const query = new URL(req.url ?? "/", "http://proxy").searchParams.get("key") ?? undefined;
-  return header("x-api-key") ?? bearer ?? header("x-goog-api-key") ?? header("api-key") ?? query;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        reject(new Error("too large"));
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-function parseObject(raw: Buffer): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw.toString("utf8"));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+  // The first non-empty value of each header, read from the head as it came (no header object is built).
+  let apiKey: string | undefined;
+  let authorization: string | undefined;
+  let googKey: string | undefined;
+  let azureKey: string | undefined;
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const value = raw[i + 1] as string;
+    if (value.length === 0) continue;
+    const name = (raw[i] as string).toLowerCase();
+    if (name === "x-api-key") apiKey ??= value;
+    else if (name === "authorization") authorization ??= value;
+    else if (name === "x-goog-api-key") googKey ??= value;
+    else if (name === "api-key") azureKey ??= value;
   }
+  const url = req.url ?? "/";
+  const query = KEY_QUERY.test(url) ? (new URL(url, "http://proxy").searchParams.get("key") ?? undefined) : undefined;
+  return apiKey ?? authorization?.replace(/^Bearer\s+/i, "") ?? googKey ?? azureKey ?? query;
+}
+
+/** Reads a request's body whole, then calls `read`, or `failed` once when it is larger than {@link MAX_BODY_BYTES} or cut. */
+function readBody(req: IncomingMessage, read: (body: Buffer) => void, failed: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const fail = () => {
+    if (settled) return;
+    settled = true;
+    failed();
+  };
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+    req.destroy();
+    fail();
+  });
+  req.on("end", () => {
+    if (settled) return;
+    settled = true;
+    read(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  });
+  req.on("error", fail);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

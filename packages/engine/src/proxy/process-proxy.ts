@@ -1,6 +1,6 @@
 import { DEFAULT_UPSTREAMS, type ProxyConfig } from "../config/proxy-config.ts";
 import { isBatonError } from "../errors.ts";
-import type { Upstream } from "./forward.ts";
+import type { Upstream } from "./upstream-request.ts";
 import type { InferenceProxy } from "./inference-proxy.ts";
 import { readKey } from "./key-source.ts";
 import { PROXY_PROVIDERS, type ProxyProvider } from "./wire-routes.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { definedFields } from "@baton/protocol/core";
-import { costOf, priceOf, type CostSource, type ModelPrice } from "./pricing.ts";
+import { costOf, priceOf, type CostSource, type ModelPrice, type PriceLookup } from "./pricing.ts";
 import type { CallUsage } from "./usage-tap.ts";
 import type { ProxyProvider, RequestFacts, WireApiName } from "./wire-routes.ts";
 
@@ -32,6 +32,8 @@ export const RUN_TOKEN_PREFIX = "baton-run-";
 const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
 /** Distinct pass-through calls listed by name in the run's log; the rest are "other calls". */
 const MAX_LISTED_PASS_THROUGH = 20;
+/** Models whose price a grant keeps once looked up. */
+const MAX_PRICED_MODELS = 64;
 
 /**
  * A run attempt's pass to the proxy: a random token, and the books of its model requests.
@@ -55,6 +57,8 @@ export class RunGrant {
   readonly #inFlight = new Set<() => void>();
   /** Calls that were not model requests, by `provider METHOD path`: passed on (counted here) or refused. */
   readonly #passed = new Map<string, number>();
+  /** Each model's price, looked up once (a run calls few models). */
+  readonly #prices = new Map<string, PriceLookup>();
 
   constructor(options: GrantOptions) {
     this.#o = options;
@@ -72,7 +76,7 @@ export class RunGrant {
   admit(provider: ProxyProvider, api: WireApiName, facts: RequestFacts): AdmitResult {
     const requestId = `req_${++this.#seq}`;
     const limits = this.#o.limits;
-    const price = priceOf(facts.model, this.#o.prices);
+    const price = this.#price(facts.model);
     const maxOut = facts.maxOutputTokens ?? this.#o.defaultMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     const reservedTokens = facts.estimatedInputTokens + maxOut;
     const reservedCostUsd = costOf({ inputTokens: facts.estimatedInputTokens, outputTokens: maxOut, cacheReadTokens: 0, cacheWriteTokens: 0 }, price.price);
@@ -104,7 +108,7 @@ export class RunGrant {
     this.#reservedCost -= admission.reservedCostUsd;
     const usage = end.usage;
     const model = end.model ?? admission.facts.model;
-    const price = priceOf(model, this.#o.prices);
+    const price = this.#price(model);
     const cost = usage === undefined ? 0 : costOf(usage, price.price);
     // A token budget counts input and output tokens, as the agents' own reports do: cache reads and writes are priced, not counted.
     const tokens = usage === undefined ? 0 : usage.inputTokens + usage.outputTokens;
@@ -113,14 +117,15 @@ export class RunGrant {
     const costSource: CostSource = price.source;
     this.#emit(
       "model.request.completed",
-      definedFields({
+      // Two small optional parts rather than one object of every field: this runs once a call.
+      {
         request_id: admission.requestId,
         provider: admission.provider,
         api: admission.api,
         model,
         stream: admission.facts.stream,
         status: end.status,
-        ttfb_ms: end.ttfbMs === undefined ? undefined : round(end.ttfbMs),
+        ...definedFields({ ttfb_ms: end.ttfbMs === undefined ? undefined : round(end.ttfbMs) }),
         duration_ms: round(performance.now() - admission.startedAt),
         input_tokens: usage?.inputTokens ?? 0,
         output_tokens: usage?.outputTokens ?? 0,
@@ -129,9 +134,8 @@ export class RunGrant {
         usage_reported: usage !== undefined,
         cost_usd: Math.round(cost * 1e8) / 1e8,
         cost_source: costSource,
-        tool_calls: end.toolCalls === undefined || end.toolCalls.length === 0 ? undefined : end.toolCalls,
-        error: end.error,
-      }),
+        ...definedFields({ tool_calls: end.toolCalls === undefined || end.toolCalls.length === 0 ? undefined : end.toolCalls, error: end.error }),
+      },
     );
   }
 
@@ -169,6 +173,15 @@ export class RunGrant {
       this.#passed.clear();
     }
     this.#revoked = true;
+  }
+
+  #price(model: string): PriceLookup {
+    let price = this.#prices.get(model);
+    if (price === undefined) {
+      price = priceOf(model, this.#o.prices);
+      if (this.#prices.size < MAX_PRICED_MODELS) this.#prices.set(model, price);
+    }
+    return price;
   }
 
   #emit(type: string, data: Record<string, unknown>): void {

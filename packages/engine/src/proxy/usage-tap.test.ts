@@ -75,3 +75,15 @@ test("the tool calls a model asked for, in each wire format", () => {
   const gemini = `data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"write_file","args":{}}}]}}]}\n\n`;
   assert.deepEqual([...tapped("gemini", true, gemini).toolCalls.values()], ["write_file"]);
 });
+
+test("whole frames in one piece: text frames are skipped, usage and tool calls among them are read, a line left open waits for its end", () => {
+  const tap = new UsageTap("anthropic_messages", true);
+  tap.push(Buffer.from(`event: message_start\ndata: {"type":"message_start","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":7,"output_tokens":1}}}\n\n`));
+  tap.push(Buffer.from(`event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"a"}}\n\n`));
+  tap.push(Buffer.from(`event: content_block_start\ndata: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"Bash"}}\n\nevent: message_delta\ndata: {"type":"message_delta","usa`));
+  assert.equal(tap.usage.outputTokens, 1);
+  tap.push(Buffer.from(`ge":{"output_tokens":12}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`));
+  tap.end();
+  assert.deepEqual(tap.usage, { inputTokens: 7, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  assert.deepEqual([...tap.toolCalls], [["t1", "Bash"]]);
+});

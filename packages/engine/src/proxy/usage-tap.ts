@@ -45,7 +45,8 @@ export class UsageTap {
   /**
    * A piece of the body. A stream is read line by line on its bytes: a `data:` line is decoded
    * and parsed only while the model is not known or when it holds a marker of usage or a tool
-   * call.
+   * call. Once the model is known, a piece whose whole lines hold no marker is not read line by
+   * line at all: only its last line, if not ended, is kept.
    */
   push(chunk: Buffer): void {
     if (!this.#stream) {
@@ -53,14 +54,26 @@ export class UsageTap {
       return;
     }
     const data = this.#pending === undefined ? chunk : Buffer.concat([this.#pending, chunk]);
-    let start = 0;
-    let end = data.indexOf(LF);
-    while (end !== -1) {
-      this.#line(data, start, end);
-      start = end + 1;
-      end = data.indexOf(LF, start);
+    const last = data.lastIndexOf(LF);
+    if (last !== -1 && (this.model === undefined || this.#marked(data, last))) {
+      let start = 0;
+      let end = data.indexOf(LF);
+      while (end !== -1 && end <= last) {
+        this.#line(data, start, end);
+        start = end + 1;
+        end = data.indexOf(LF, start);
+      }
     }
-    this.#pending = start < data.length ? data.subarray(start) : undefined;
+    this.#pending = last + 1 < data.length ? data.subarray(last + 1) : undefined;
+  }
+
+  /** Whether a marker of this wire format starts before `before`. */
+  #marked(data: Buffer, before: number): boolean {
+    for (const marker of MARKERS[this.#api]) {
+      const at = data.indexOf(marker);
+      if (at !== -1 && at < before) return true;
+    }
+    return false;
   }
 
   /** The end of the response: a whole JSON body is read now. */

@@ -1,3 +1,5 @@
+import { withField, type BodyField } from "./request-body.ts";
+
 // Which wire API a request through the proxy speaks, and where it goes upstream.
 
 /** The upstreams the proxy knows: each has a base URL and a key of its own. */
@@ -91,11 +93,12 @@ function withCap(facts: RequestFacts, cap: number | undefined): RequestFacts {
 }
 
 /**
- * The body sent upstream: a streamed chat completion asks for its usage in the last chunk
- * (`stream_options.include_usage`), which OpenAI sends only when asked.
+ * The body sent upstream: the agent's bytes, except that a streamed chat completion asks for its
+ * usage in the last chunk (`stream_options.include_usage`), which OpenAI sends only when asked.
  */
-export function upstreamBody(route: ProxyRoute, body: Record<string, unknown>): Record<string, unknown> {
-  if (route.api !== "openai_chat" || body["stream"] !== true) return body;
-  const options = (typeof body["stream_options"] === "object" && body["stream_options"] !== null ? body["stream_options"] : {}) as Record<string, unknown>;
-  return { ...body, stream_options: { ...options, include_usage: true } };
+export function upstreamBody(route: ProxyRoute, raw: Buffer, fields: ReadonlyMap<string, BodyField>): Buffer {
+  if (route.api !== "openai_chat" || fields.get("stream")?.value !== true) return raw;
+  const current = fields.get("stream_options")?.value;
+  const options = (typeof current === "object" && current !== null ? current : {}) as Record<string, unknown>;
+  return withField(raw, fields, "stream_options", { ...options, include_usage: true });
 }
