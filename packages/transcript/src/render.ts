@@ -1,4 +1,5 @@
 import type { Envelope } from "@baton/protocol/core";
+import { numberText } from "./number-text.ts";
 import { FULL_LIMITS, layoutRun, type Layout, type LayoutLimits, type TranscriptSource } from "./layout.ts";
 import { blocksToHtml, blocksToMarkdown, para, type Block } from "./nodes.ts";
 import { foldRunView, type RunView } from "./run-model.ts";
@@ -117,13 +118,13 @@ function leaveOutEntries(layout: Layout, format: TranscriptFormat, maxBytes: num
     if (parts > 0) partial = { kept: parts, of: entry.length };
     break;
   }
-  const total = layout.body.length.toLocaleString("en-US");
+  const total = numberText(layout.body.length);
   const after = layout.body.length - count - (partial === undefined ? 0 : 1);
   const what =
     partial === undefined
-      ? `the last ${(layout.body.length - count).toLocaleString("en-US")} of ${total} entries`
-      : `the rest of entry ${(count + 1).toLocaleString("en-US")} (${(partial.of - partial.kept).toLocaleString("en-US")} of its ${partial.of.toLocaleString("en-US")} parts)${after > 0 ? ` and the ${after.toLocaleString("en-US")} entries after it, of ${total}` : ""}`;
-  const note = para({ strong: "Left out:" }, ` ${what}, to stay under ${maxBytes.toLocaleString("en-US")} bytes.`);
+      ? `the last ${numberText(layout.body.length - count)} of ${total} entries`
+      : `the rest of entry ${numberText(count + 1)} (${numberText(partial.of - partial.kept)} of its ${numberText(partial.of)} parts)${after > 0 ? ` and the ${numberText(after)} entries after it, of ${total}` : ""}`;
+  const note = para({ strong: "Left out:" }, ` ${what}, to stay under ${numberText(maxBytes)} bytes.`);
   const rendered = finish([...layout.head, ...kept, note, ...layout.tail], format, layout);
   // The head and tail are bounded (the task and each outcome line are cut), so this holds unless maxBytes is tiny.
   return byteLength(rendered) <= maxBytes ? rendered : finish([...layout.head.slice(0, 1), note], format, layout);

@@ -1,4 +1,5 @@
 import { definedFields as defined, type Envelope } from "@baton/protocol/core";
+import { numberText } from "./number-text.ts";
 
 /** One tool call as the transcript shows it; `children` are the calls it started (a subagent's). */
 export type ToolCallView = {
@@ -215,7 +216,7 @@ export function foldRunView(events: Iterable<Envelope>): RunView {
 function compactionNote(data: Data): string {
   const before = num(data["context_before"]);
   const after = num(data["context_after"]);
-  const figures = before !== undefined && after !== undefined ? ` (context ${before.toLocaleString("en-US")} → ${after.toLocaleString("en-US")} tokens)` : "";
+  const figures = before !== undefined && after !== undefined ? ` (context ${numberText(before)} → ${numberText(after)} tokens)` : "";
   return `The agent's context was compacted${data["inferred"] === true ? " (inferred from its context readings)" : ""}${figures}.`;
 }
 
@@ -281,7 +282,7 @@ function rankCostliest(view: RunView): void {
 }
 
 export function fmt(n: number | undefined): string {
-  return n === undefined ? "?" : n.toLocaleString("en-US");
+  return n === undefined ? "?" : numberText(n);
 }
 
 function str(value: unknown): string | undefined {

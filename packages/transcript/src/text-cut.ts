@@ -1,3 +1,5 @@
+import { numberText } from "./number-text.ts";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -33,5 +35,5 @@ export function cutText(text: string, bytes: number, shape: "head" | "head_tail"
   const head = headBytes(text, Math.ceil(bytes / 2));
   const tail = tailBytes(text, Math.floor(bytes / 2));
   const leftOutBytes = total - byteLength(head) - byteLength(tail);
-  return { text: `${head}\n[… ${leftOutBytes.toLocaleString("en-US")} bytes left out …]\n${tail}`, leftOutBytes };
+  return { text: `${head}\n[… ${numberText(leftOutBytes)} bytes left out …]\n${tail}`, leftOutBytes };
 }
