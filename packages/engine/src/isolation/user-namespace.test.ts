@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { chooseAgentIsolation, isolatedCommand, notIsolatedLog } from "./user-namespace.ts";
 
@@ -17,4 +20,24 @@ test("without unshare, or turned off, the agent is not isolated and the log says
   assert.match(missing.kind === "none" ? missing.reason : "", process.platform === "linux" ? /unshare is not on PATH/ : /Linux/);
   assert.equal(notIsolatedLog({ reason: "x", chosen: false }).level, "warn");
   assert.equal(notIsolatedLog({ reason: "x", chosen: true }).level, "info");
+});
+
+test("a user namespace found is remembered for the process; a probe that failed is made again", { skip: process.platform !== "linux" && "user namespaces are Linux's" }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "baton-unshare-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  /** A PATH whose `unshare` counts its probes and answers with `code`. */
+  const fakeUnshare = async (name: string, code: number) => {
+    const bin = join(dir, name);
+    await mkdir(bin);
+    await writeFile(join(bin, "unshare"), `#!/bin/sh\necho probe >> ${join(bin, "probes")}\nexit ${code}\n`, { mode: 0o755 });
+    return { path: bin, probes: async () => (await readFile(join(bin, "probes"), "utf8")).split("\n").filter(Boolean).length };
+  };
+  const working = await fakeUnshare("working", 0);
+  assert.equal((await chooseAgentIsolation("user_namespace", working.path)).kind, "user_namespace");
+  assert.equal((await chooseAgentIsolation("user_namespace", working.path)).kind, "user_namespace");
+  assert.equal(await working.probes(), 1);
+  const failing = await fakeUnshare("failing", 1);
+  assert.equal((await chooseAgentIsolation("user_namespace", failing.path)).kind, "none");
+  assert.equal((await chooseAgentIsolation("user_namespace", failing.path)).kind, "none");
+  assert.equal(await failing.probes(), 2);
 });

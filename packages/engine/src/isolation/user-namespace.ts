@@ -28,6 +28,29 @@ const PROBE_TIMEOUT_MS = 10_000;
 export async function chooseAgentIsolation(mode: AgentIsolationMode, path: string | undefined): Promise<AgentIsolation> {
   if (mode === "none") return { kind: "none", reason: '[isolation] agent = "none"', chosen: true };
   if (process.platform !== "linux") return { kind: "none", reason: `user namespaces are Linux's; this is ${process.platform}`, chosen: false };
+  const key = path ?? "";
+  let found = namespaces.get(key);
+  if (found === undefined) {
+    found = findUserNamespace(path);
+    namespaces.set(key, found);
+    // Only a namespace found is kept: a probe that failed (timed out, say) is tried again next time.
+    const forget = () => namespaces.delete(key);
+    found.then((isolation) => {
+      if (isolation.kind === "none") forget();
+    }, forget);
+  }
+  return found;
+}
+
+/**
+ * The user namespaces found in this process, by the agent's PATH. A run asks for its agent's
+ * (see `execute-run.ts`) when it starts, so that the probe's process runs while the run makes
+ * its workspace, not between the workspace and the agent's start; a worker's later runs ask again
+ * for nothing.
+ */
+const namespaces = new Map<string, Promise<AgentIsolation>>();
+
+async function findUserNamespace(path: string | undefined): Promise<AgentIsolation> {
   const unshare = await resolveCommand("unshare", path, "/");
   if (!unshare.found) return { kind: "none", reason: "util-linux's unshare is not on PATH", chosen: false };
   // --map-root-user is the older option (util-linux 2.24) and means the same for root.

@@ -11,7 +11,7 @@ import { captureRunArtifacts, mergeRunBranch, openRunPullRequest, setupRunWorksp
 import type { RunDelivery } from "../delivery/run-delivery.ts";
 import { isBatonError } from "../errors.ts";
 import type { RepoInfo } from "../git/repo.ts";
-import type { AgentIsolationMode } from "../isolation/user-namespace.ts";
+import { chooseAgentIsolation, type AgentIsolationMode } from "../isolation/user-namespace.ts";
 import type { AgentSandbox, ProxyRelay } from "../sandbox/prepare-sandbox.ts";
 import type { PermissionRule } from "../permissions/policy.ts";
 import type { Redactor } from "../redaction/redactor.ts";
@@ -119,6 +119,8 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
     if (proxied !== undefined && request.proxy !== undefined) {
       sink.append("log", { level: "info", code: "inference_proxy", message: `the agent reaches its model through Baton's inference proxy at ${request.proxy.proxy.url}, with a run token instead of a provider key` });
     }
+    // The agent's user namespace is probed while the workspace is made (the session asks again, answered at once).
+    if (request.sandbox === undefined) chooseAgentIsolation(request.isolation ?? "user_namespace", request.command.env["PATH"]).catch(() => {});
     const workspace = await readyWorkspace(sink, request.workspace, { number: writer.number, task: request.task }).catch((error: unknown) => failure(error, "could not make the run's workspace"));
     if ("code" in workspace) {
       sink.append("run.failed", { error: workspace });
