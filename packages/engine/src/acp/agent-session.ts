@@ -17,7 +17,7 @@ import { asObject } from "./json-access.ts";
 import { setUpSession } from "./session-setup.ts";
 import { mcpServersFor } from "./mcp-servers.ts";
 import { tapStreams } from "./tap.ts";
-import { permissionAnswerLine, REQUEST_PERMISSION, wellFormedPermissionRequest } from "./permission-at-once.ts";
+import { permissionAnswerLine, wellFormedPermissionRequest } from "./permission-at-once.ts";
 import { AcpTranscript } from "./transcript.ts";
 import { errorText } from "./error-text.ts";
 import { isBatonError } from "../errors.ts";
@@ -139,7 +139,7 @@ export async function runAgentSession(options: SessionOptions): Promise<SessionO
     // (which Baton records as runner.event). Baton maps updates from the tap alone, so the
     // SDK does not need them.
     if (method === acp.methods.client.session.update) return false;
-    return !(method === REQUEST_PERMISSION && answeredAtOnce(message));
+    return !(method === acp.methods.client.session.requestPermission && answeredAtOnce(message));
   });
   const app = acp
     .client({ name: "baton" })

@@ -1,7 +1,5 @@
+import * as acp from "@agentclientprotocol/sdk";
 import { asObject, asString, type JsonObject } from "./json-access.ts";
-
-/** `session/request_permission`, as the tap reads it. */
-export const REQUEST_PERMISSION = "session/request_permission";
 
 const OPTION_KINDS: ReadonlySet<string> = new Set(["allow_once", "allow_always", "reject_once", "reject_always"]);
 
@@ -19,7 +17,7 @@ export type PermissionRequest = { id: string | number; toolCall: ToolCall; optio
  */
 export function wellFormedPermissionRequest(message: unknown): PermissionRequest | undefined {
   const msg = asObject(message);
-  if (msg?.["method"] !== REQUEST_PERMISSION) return undefined;
+  if (msg?.["method"] !== acp.methods.client.session.requestPermission) return undefined;
   const id = msg["id"];
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   const params = asObject(msg["params"]);
