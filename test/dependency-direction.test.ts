@@ -23,8 +23,8 @@ const RULES: Rule[] = [
   },
   {
     pkg: "engine",
-    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "@baton/workflow", "@baton/transcript", "zod", "ulid", "smol-toml", "shell-quote", "pg", "pg-boss", "@octokit/rest"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
-    description: "node builtins, @baton/protocol, @baton/workflow, @baton/transcript, zod, ulid, smol-toml, shell-quote, pg (the PostgreSQL store, loaded only for a postgres:// store), pg-boss (dispatch of runs to workers, loaded by @baton/engine/dispatch only), @octokit/rest (pull requests), the ACP SDK",
+    allowed: (s) => node(s) || ["@baton/protocol", "@baton/protocol/core", "@baton/workflow", "@baton/transcript", "@baton/transcript/fold", "zod", "ulid", "smol-toml", "shell-quote", "pg", "pg-boss", "@octokit/rest"].includes(s) || s.startsWith("@agentclientprotocol/sdk"),
+    description: "node builtins, @baton/protocol, @baton/workflow, @baton/transcript (its fold alone at a run's start), zod, ulid, smol-toml, shell-quote, pg (the PostgreSQL store, loaded only for a postgres:// store), pg-boss (dispatch of runs to workers, loaded by @baton/engine/dispatch only), @octokit/rest (pull requests), the ACP SDK",
   },
   { pkg: "transcript", allowed: (s) => s === "@baton/protocol/core", description: "@baton/protocol/core only" },
   { pkg: "client", allowed: (s) => s === "@baton/protocol/core", description: "@baton/protocol/core only (it runs in browsers: no node builtins, no zod)" },

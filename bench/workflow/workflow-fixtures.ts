@@ -48,6 +48,9 @@ export async function runWorkflowInPlace(
     runId: created.runId,
     number: created.number,
     dir: created.dir,
+    get lastSeq() {
+      return created.lastSeq;
+    },
     failure: created.failure,
     append: (type, data, stage) => {
       onAppend(type, data, performance.now());

@@ -44,7 +44,11 @@ export function renderTranscript(events: Iterable<Envelope>, source: TranscriptS
  * text with its pointer when that fits, else laid out tighter by {@link renderSummary}).
  */
 export function renderTranscriptAndSummary(events: Iterable<Envelope>, source: TranscriptSource, options: SummaryOptions): { transcript: string; summary: string } {
-  const view = foldRunView(events);
+  return renderViewTranscriptAndSummary(foldRunView(events), source, options);
+}
+
+/** {@link renderTranscriptAndSummary} of a run already folded (see `runViewFold`). */
+export function renderViewTranscriptAndSummary(view: RunView, source: TranscriptSource, options: SummaryOptions): { transcript: string; summary: string } {
   const layout = layoutRun(view, source, FULL_LIMITS);
   const transcript = finish(flatten(layout), options.format, layout);
   const pointer = options.completeTranscript === undefined ? [] : [para({ strong: "Complete transcript:" }, ` ${options.completeTranscript}`)];

@@ -70,6 +70,20 @@ type Data = Record<string, unknown>;
  * joined, so text the agent streamed across a boundary reads, and is redacted, as one.
  */
 export function foldRunView(events: Iterable<Envelope>): RunView {
+  const fold = runViewFold();
+  for (const event of events) fold.add(event);
+  return fold.view();
+}
+
+/** {@link foldRunView} one event at a time: a run's events folded as they are committed. */
+export type RunViewFold = {
+  /** Takes the run's next durable event, in the log's order. */
+  add(event: Envelope): void;
+  /** What the events added so far show; the fold may take more events after. */
+  view(): RunView;
+};
+
+export function runViewFold(): RunViewFold {
   const view: RunView = { runId: "", sections: [], commits: [], validations: [] };
   const sections = new Map<string, SectionView>();
   const turns = new Map<string, TurnView>();
@@ -100,7 +114,7 @@ export function foldRunView(events: Iterable<Envelope>): RunView {
     return (number === undefined ? undefined : turns.get(`${session}#${number}`)) ?? openTurn.get(session);
   };
 
-  for (const event of events) {
+  const add = (event: Envelope): void => {
     const data = event.data as Data;
     if (view.runId === "") view.runId = event.run;
     switch (event.type) {
@@ -208,9 +222,14 @@ export function foldRunView(events: Iterable<Envelope>): RunView {
         if (text !== undefined) note(event, text);
       }
     }
-  }
-  rankCostliest(view);
-  return view;
+  };
+  return {
+    add,
+    view: () => {
+      rankCostliest(view);
+      return view;
+    },
+  };
 }
 
 function compactionNote(data: Data): string {
@@ -275,6 +294,7 @@ function outcomeOf(type: string, data: Data): { status: string; detail: string[]
 /** Marks the three turns that cost the most (by cost where reported, else by tokens). */
 function rankCostliest(view: RunView): void {
   const all = view.sections.flatMap((s) => s.entries.flatMap((e) => (e.kind === "turn" ? [e.turn] : [])));
+  for (const turn of all) delete turn.costRank;
   const withCost = all.some((t) => t.costUsd !== undefined);
   const weight = (t: TurnView) => (withCost ? (t.costUsd ?? 0) : (t.inputTokens ?? 0) + (t.outputTokens ?? 0));
   const ranked = all.filter((t) => weight(t) > 0).sort((a, b) => weight(b) - weight(a));

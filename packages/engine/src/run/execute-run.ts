@@ -25,6 +25,7 @@ import type { ProxyWiring } from "../agents/proxy-wiring.ts";
 import { openRunProxy, type RunProxySettings } from "./run-proxy.ts";
 import { decideRunEnd } from "./run-end.ts";
 import { commitRunWork, readyWorkspace } from "./workspace-steps.ts";
+import { LiveRunView } from "../transcript/live-run-view.ts";
 
 export type RunRequest = {
   task: string;
@@ -95,6 +96,7 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   const proxied = request.proxyWiring?.via === "none" ? undefined : openRunProxy(request.proxy, { limits: request.limits ?? {}, redactor: request.redactor, emit: (type, data) => sink?.append(type, data) });
   if (proxied !== undefined) request = { ...request, command: proxied.wire(request.command, request.proxyWiring), redactor: proxied.redactor, proxyRelay: proxied.relay };
   sink = new RunSink(writer, request.redactor);
+  const live = new LiveRunView(sink, writer);
   const validated = trackValidation(sink);
   const started = request.now().getTime();
   const startedMono = performance.now();
@@ -164,7 +166,7 @@ export async function executeRun(writer: RunLogWriter, request: RunRequest): Pro
   }
   // Loaded at the run's end: the transcript renderer is no part of a run's start-up.
   const { writeRunTranscripts } = await import("../transcript/run-transcripts.ts");
-  await writeRunTranscripts(writer.readLog(), writer.dir, request.redactor, { stepSummaryFile: request.stepSummaryFile });
+  await writeRunTranscripts(live.view(writer) ?? writer.readLog(), writer.dir, request.redactor, { stepSummaryFile: request.stepSummaryFile });
   return result;
 }
 

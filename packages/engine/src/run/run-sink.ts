@@ -7,6 +7,8 @@ export type RunLogWriter = {
   readonly runId: string;
   readonly number: number;
   readonly dir: string;
+  /** Seq of the last event appended (0 before the first). */
+  readonly lastSeq: number;
   /** Aborted when the log cannot be written any more (a full or read-only disk); `close()` then reports why. */
   readonly failure: AbortSignal;
   append(type: string, data: Record<string, unknown>, stage?: StageScope): Envelope;

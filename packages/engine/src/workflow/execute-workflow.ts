@@ -95,6 +95,8 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
   // A resumed run's sink starts from its folded log: run-wide limits and goal gates see every attempt.
   const sink = new RunSink(writer, request.settings.redactor, resumed === undefined ? undefined : { state: resumed.state, listeners: new Set() });
   proxySink = sink;
+  // A new run's transcript is folded as it goes (the renderer itself is loaded at the end); a resumed one's log is read then.
+  const live = resumed === undefined ? new (await import("../transcript/live-run-view.ts")).LiveRunView(sink, writer) : undefined;
   const started = request.settings.now().getTime();
   const startedMono = performance.now();
   // A log that cannot be written (a full disk) ends the run too; closing the writer reports why.
@@ -205,7 +207,7 @@ export async function executeWorkflow(writer: RunLogWriter, request: WorkflowRun
   }
   // Loaded at the run's end: the transcript renderer is no part of a run's start-up.
   const { writeRunTranscripts } = await import("../transcript/run-transcripts.ts");
-  await writeRunTranscripts(writer.readLog(), writer.dir, request.settings.redactor, { stepSummaryFile: request.settings.stepSummaryFile });
+  await writeRunTranscripts(live?.view(writer) ?? writer.readLog(), writer.dir, request.settings.redactor, { stepSummaryFile: request.settings.stepSummaryFile });
   return result;
 }
 

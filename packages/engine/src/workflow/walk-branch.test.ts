@@ -17,6 +17,9 @@ function memoryWriter(): RunLogWriter & { events: Envelope[] } {
     runId: RUN,
     number: 1,
     dir: "/nowhere",
+    get lastSeq() {
+      return events.length;
+    },
     failure: new AbortController().signal,
     events,
     append(type: string, data: Record<string, unknown>, stage?: StageScope) {
