@@ -51,10 +51,13 @@ export function renderTranscriptAndSummary(events: Iterable<Envelope>, source: T
 export function renderViewTranscriptAndSummary(view: RunView, source: TranscriptSource, options: SummaryOptions): { transcript: string; summary: string } {
   const layout = layoutRun(view, source, FULL_LIMITS);
   const transcript = finish(flatten(layout), options.format, layout);
+  const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_BYTES;
+  const tighter = () => summaryOfView(view, source, options, SUMMARY_LADDER.slice(1));
+  // The pointer only adds to the transcript: one already over the bound is laid out tighter at once.
+  if (byteLength(transcript) > maxBytes) return { transcript, summary: tighter() };
   const pointer = options.completeTranscript === undefined ? [] : [para({ strong: "Complete transcript:" }, ` ${options.completeTranscript}`)];
   const first = finish(flatten(withPointer(layout, pointer)), options.format, layout);
-  const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_BYTES;
-  return { transcript, summary: byteLength(first) <= maxBytes ? first : summaryOfView(view, source, options, SUMMARY_LADDER.slice(1)) };
+  return { transcript, summary: byteLength(first) <= maxBytes ? first : tighter() };
 }
 
 export type SummaryOptions = {
