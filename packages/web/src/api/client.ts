@@ -119,7 +119,7 @@ export function createApi(base: string, token: string, fetchFn: typeof fetch = (
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetchFn(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: definedFields({ authorization: `Bearer ${token}`, "content-type": body === undefined ? undefined : "application/json" }),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
