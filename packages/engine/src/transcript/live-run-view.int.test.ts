@@ -69,3 +69,13 @@ test("a run whose log already holds events (resumed, taken over) is folded from 
   await writer.close();
   assert.equal(live.view(writer), undefined);
 });
+
+test("an event the fold cannot take leaves the view to the log and never fails the append", () => {
+  let listener: ((event: Envelope) => void) | undefined;
+  const sink = { onAppend: (l: (event: Envelope) => void) => ((listener = l), () => (listener = undefined)) };
+  const live = new LiveRunView(sink, { lastSeq: 0 });
+  const broken = { v: 1, run: "run_x", seq: 1, at: "2026-12-07T10:00:00.000Z", type: "agent.message", data: null } as unknown as Envelope;
+  assert.doesNotThrow(() => listener?.(broken));
+  assert.equal(live.view({ lastSeq: 1 }), undefined);
+  assert.equal(listener, undefined, "the view stopped following the run");
+});

@@ -29,7 +29,13 @@ export class LiveRunView {
       return;
     }
     this.#next += 1;
-    this.#fold.add(event);
+    try {
+      this.#fold.add(event);
+    } catch {
+      // Folding runs inside the run's append: it never fails the run. The log is read at the
+      // end instead, where a transcript that cannot be made is a warning.
+      this.#whole = false;
+    }
   }
 
   /**
