@@ -85,6 +85,17 @@ export class LiveSession {
     return this.#cancelling;
   }
 
+  /**
+   * Marks the running turn as being cancelled from now on, ahead of {@link cancelTurn}: the
+   * conductor calls it in the same synchronous stretch in which it decides to end the turn, so
+   * that a permission request read right after (answered in the tap's own call) is not granted.
+   */
+  markCancelling(): void {
+    if (this.#cancelling) return;
+    this.#cancelling = true;
+    for (const listener of [...this.#onCancelling]) listener();
+  }
+
   /** Settles when Baton cancels the running turn (at once if it is being cancelled). */
   whenCancelling(): Promise<void> {
     if (this.#cancelling) return Promise.resolve();
@@ -136,8 +147,7 @@ export class LiveSession {
   async cancelTurn(): Promise<void> {
     // Before the notification is on its way: a permission request that arrives meanwhile is
     // for the turn being cancelled.
-    this.#cancelling = true;
-    for (const listener of [...this.#onCancelling]) listener();
+    this.markCancelling();
     await this.#ctx.notify(acp.methods.agent.session.cancel, { sessionId: this.id }).catch(() => {});
   }
 

@@ -323,5 +323,24 @@ export class Conductor {
 
   #raise(interrupt: Interrupt): void {
     this.#interrupts.raise(interrupt);
+    // The turn is ended from this moment: what the agent asks for before the cancel goes out
+    // (the tool call it was already making) belongs to a cancelled turn and is not granted.
+    if (this.#endsTheTurn(interrupt)) this.#live?.markCancelling();
+  }
+
+  /** Whether acting on `interrupt` cancels the running turn, as {@link #duringTurn} does. */
+  #endsTheTurn(interrupt: Interrupt): boolean {
+    const current = this.#current;
+    if (current === undefined || this.#lastEnded === current.turn.number) return false;
+    switch (interrupt.kind) {
+      case "abort":
+        return true;
+      case "limit":
+        return !(interrupt.action === "handback" && this.#handback !== undefined);
+      case "repeat":
+        return this.#handback === undefined;
+      case "stall":
+        return isWorkTurn(current.reason);
+    }
   }
 }
