@@ -55,8 +55,7 @@ export function renderViewTranscriptAndSummary(view: RunView, source: Transcript
   const tighter = () => summaryOfView(view, source, options, SUMMARY_LADDER.slice(1));
   // The pointer only adds to the transcript: one already over the bound is laid out tighter at once.
   if (byteLength(transcript) > maxBytes) return { transcript, summary: tighter() };
-  const pointer = options.completeTranscript === undefined ? [] : [para({ strong: "Complete transcript:" }, ` ${options.completeTranscript}`)];
-  const first = finish(flatten(withPointer(layout, pointer)), options.format, layout);
+  const first = finish(flatten(withPointer(layout, pointerTo(options))), options.format, layout);
   return { transcript, summary: byteLength(first) <= maxBytes ? first : tighter() };
 }
 
@@ -79,7 +78,7 @@ export function renderSummary(events: Iterable<Envelope>, source: TranscriptSour
 
 function summaryOfView(view: RunView, source: TranscriptSource, options: SummaryOptions, ladder: readonly LayoutLimits[]): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_BYTES;
-  const pointer = options.completeTranscript === undefined ? [] : [para({ strong: "Complete transcript:" }, ` ${options.completeTranscript}`)];
+  const pointer = pointerTo(options);
   let layout: Layout | undefined;
   for (const limits of ladder) {
     layout = withPointer(layoutRun(view, source, limits), pointer);
@@ -87,6 +86,11 @@ function summaryOfView(view: RunView, source: TranscriptSource, options: Summary
     if (byteLength(rendered) <= maxBytes) return rendered;
   }
   return leaveOutEntries(withPointer(layout ?? layoutRun(view, source, FULL_LIMITS), pointer), options.format, maxBytes);
+}
+
+/** The summary's line naming where the complete transcript is, if it is given. */
+function pointerTo(options: SummaryOptions): Block[] {
+  return options.completeTranscript === undefined ? [] : [para({ strong: "Complete transcript:" }, ` ${options.completeTranscript}`)];
 }
 
 function withPointer(layout: Layout, pointer: Block[]): Layout {

@@ -213,13 +213,12 @@ export class Conductor {
   async #duringTurn(live: LiveSession, turn: ActiveTurn, reason: TurnReason, countStall: () => number): Promise<Next | SessionEnd | undefined> {
     const o = this.#o;
     const interrupt = this.#interrupts.take();
-    if (interrupt === undefined) return undefined;
+    if (interrupt === undefined || this.#letsPass(interrupt, reason)) return undefined;
     switch (interrupt.kind) {
       case "abort":
         await live.cancelAndSettle(turn, o.cancelGraceMs);
         return { kind: "cancelled" };
       case "limit": {
-        if (interrupt.action === "handback" && this.#handback !== undefined) return undefined;
         // The turn's own last report crossed the limit: there is no turn left to cancel.
         if (this.#lastEnded === turn.number) return this.#limitWithoutTurn(interrupt);
         if (!interrupt.logged) o.sink.append("limit.reached", { ...useData(interrupt.use), action: interrupt.action });
@@ -229,14 +228,12 @@ export class Conductor {
         return this.#handbackFor({ reason: "limit", limit: interrupt.use.limit }, limitHandbackReason(interrupt.use));
       }
       case "repeat": {
-        if (this.#handback !== undefined) return undefined;
         const ended = await live.cancelAndSettle(turn, o.cancelGraceMs);
         if (ended === undefined) return this.#stopped({ reason: "repeat" }, false);
         if (ended.kind === "exited") return exitedEnd(live, ended, o.agent);
         return this.#handbackFor({ reason: "repeat" }, "you made the same tool call with the same result again and again");
       }
       case "stall": {
-        if (!isWorkTurn(reason)) return undefined;
         const stalls = countStall();
         const seconds = formatDuration(interrupt.idleMs);
         o.sink.append("stall.detected", { session: live.id, turn: turn.number, idle_ms: interrupt.idleMs, action: stalls === 1 ? "resend" : "fail" });
@@ -331,16 +328,23 @@ export class Conductor {
   /** Whether acting on `interrupt` cancels the running turn, as {@link #duringTurn} does. */
   #endsTheTurn(interrupt: Interrupt): boolean {
     const current = this.#current;
-    if (current === undefined || this.#lastEnded === current.turn.number) return false;
+    return current !== undefined && this.#lastEnded !== current.turn.number && !this.#letsPass(interrupt, current.reason);
+  }
+
+  /**
+   * Whether a turn of `reason` goes on past `interrupt`: a second hand-back asked for while one
+   * already is, or a stall outside a turn of work.
+   */
+  #letsPass(interrupt: Interrupt, reason: TurnReason): boolean {
     switch (interrupt.kind) {
       case "abort":
-        return true;
+        return false;
       case "limit":
-        return !(interrupt.action === "handback" && this.#handback !== undefined);
+        return interrupt.action === "handback" && this.#handback !== undefined;
       case "repeat":
-        return this.#handback === undefined;
+        return this.#handback !== undefined;
       case "stall":
-        return isWorkTurn(current.reason);
+        return !isWorkTurn(reason);
     }
   }
 }

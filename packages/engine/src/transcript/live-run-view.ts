@@ -23,19 +23,21 @@ export class LiveRunView {
   }
 
   #add(event: Envelope): void {
-    if (!this.#whole) return;
-    if (event.seq !== this.#next) {
-      this.#whole = false;
-      return;
-    }
+    if (event.seq !== this.#next) return this.#giveUp();
     this.#next += 1;
     try {
       this.#fold.add(event);
     } catch {
       // Folding runs inside the run's append: it never fails the run. The log is read at the
       // end instead, where a transcript that cannot be made is a warning.
-      this.#whole = false;
+      this.#giveUp();
     }
+  }
+
+  /** The fold is not the log's any more: it stops following the run, whose log is read at the end. */
+  #giveUp(): void {
+    this.#whole = false;
+    this.#stop();
   }
 
   /**
