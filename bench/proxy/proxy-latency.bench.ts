@@ -31,7 +31,7 @@ import { fixed, percentile, quick, repoRoot, sizeArg } from "../measure.ts";
 const CHUNKS = sizeArg("chunks", "BATON_BENCH_CHUNKS", 50, 20);
 const ROUNDS = sizeArg("rounds", "BATON_BENCH_ROUNDS", quick ? 2 : 5, 2);
 const CALLS = sizeArg("calls", "BATON_BENCH_CALLS", 20, 10);
-const CHUNK_MS = 2;
+const CHUNK_MS = sizeArg("chunk-ms", "BATON_BENCH_CHUNK_MS", 2, 2);
 const AIM_MS = 2;
 const STREAMS = 50;
 /** Calls each of the 50 concurrent clients makes a round; its first is the ramp-up, not counted. */

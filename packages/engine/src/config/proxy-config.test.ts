@@ -40,3 +40,10 @@ test("a key is read from a variable, a file or a command, trimmed; none is an er
   await assert.rejects(readKey({ env: "MISSING" }, {}, "gemini"), (error: unknown) => isBatonError(error) && error.code === "proxy_key_missing" && /MISSING/.test(error.message));
   await assert.rejects(readKey({ command: "false" }, {}, "gemini"), /the command `false` gives none/);
 });
+
+test("a key that cannot be a header's value is refused, naming its source: it would end the header it goes in", async () => {
+  const dir = await testTempDir("proxy-key-");
+  await writeFile(join(dir, "two-lines"), "sk-first\nx-injected: yes\n");
+  await assert.rejects(readKey({ file: join(dir, "two-lines") }, {}, "anthropic"), (error: unknown) => isBatonError(error) && /two-lines gives a value with spaces, line breaks/.test(error.message));
+  await assert.rejects(readKey({ env: "K" }, { K: "sk one" }, "openai"), /the variable K gives a value with spaces/);
+});

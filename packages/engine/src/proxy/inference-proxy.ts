@@ -119,6 +119,7 @@ export class InferenceProxy implements AsyncDisposable {
   async close(): Promise<void> {
     for (const grant of this.#grants.values()) grant.revoke();
     this.#grants.clear();
+    for (const upstream of Object.values(this.#upstreams)) upstream.connections.close();
     const socket = await this.#socket?.catch(() => undefined);
     if (socket !== undefined) {
       const closed = new Promise<void>((resolve) => socket.server.close(() => resolve()));

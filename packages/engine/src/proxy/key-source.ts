@@ -11,7 +11,8 @@ const run = promisify(execFile);
 /**
  * Reads an upstream's key, trimmed. Baton reads it; the agent never gets it.
  *
- * @throws BatonError `proxy_key_missing` naming the source when it gives no key.
+ * @throws BatonError `proxy_key_missing` naming the source when it gives no key, or one that
+ * cannot be a header's value.
  */
 export async function readKey(source: KeySource, env: Record<string, string | undefined>, provider: string): Promise<string> {
   let key: string | undefined;
@@ -33,6 +34,12 @@ export async function readKey(source: KeySource, env: Record<string, string | un
   if (key === undefined || key.length === 0) {
     throw new BatonError("proxy_key_missing", `no key for the ${provider} upstream: ${where} gives none`, {
       hint: `set it, or name another source with key_env, key_file or key_command under [proxy.${provider}]`,
+    });
+  }
+  // The key goes into a header of every request upstream: a line break or a control character there would end the header.
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new BatonError("proxy_key_missing", `no usable key for the ${provider} upstream: ${where} gives a value with spaces, line breaks or characters outside ASCII, which no API key has`, {
+      hint: `check ${where}: it must give the key alone, on one line`,
     });
   }
   return key;

@@ -1,6 +1,5 @@
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
 import { isIP } from "node:net";
+import { UpstreamConnections } from "./upstream-connections.ts";
 import type { ProxyProvider } from "./wire-routes.ts";
 
 /** An upstream: where its API is and the key Baton sends it. */
@@ -13,7 +12,8 @@ export type Upstream = { baseUrl: string; key: string };
 export type UpstreamTarget = {
   baseUrl: string;
   secure: boolean;
-  agent: HttpAgent;
+  /** Its kept-alive connections. */
+  connections: UpstreamConnections;
   /** The host to connect to (an IPv6 address without its brackets). */
   host: string;
   port: number;
@@ -27,26 +27,27 @@ export type UpstreamTarget = {
 
 /** Hop-by-hop headers: never passed on, either way (a response keeps its `content-length`). */
 export const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer", "host", "content-length"]);
-/** Credentials the agent sends (its run token), and its wish of encoding: never passed on. */
-const DROPPED = new Set([...HOP_BY_HOP, "authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization", "accept-encoding"]);
-
-// Their sockets are made with Nagle off (node:http's agents set `noDelay` by default).
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+/**
+ * Credentials the agent sends (its run token), its wish of encoding, and `expect` (the proxy
+ * sends a body whole, never waiting for a 100 Continue): never passed on.
+ */
+const DROPPED = new Set([...HOP_BY_HOP, "authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization", "accept-encoding", "expect"]);
 
 /** An upstream's target, made once per upstream. */
 export function upstreamTarget(provider: ProxyProvider, upstream: Upstream): UpstreamTarget {
   const url = new URL(upstream.baseUrl);
   const secure = url.protocol === "https:";
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
+  const servername = secure && isIP(host) === 0 ? host : "";
   const key = provider === "anthropic" ? ["x-api-key", upstream.key] : provider === "openai" ? ["authorization", `Bearer ${upstream.key}`] : ["x-goog-api-key", upstream.key];
   return {
     baseUrl: upstream.baseUrl,
     secure,
-    agent: secure ? httpsAgent : httpAgent,
+    connections: new UpstreamConnections({ host, port, secure, servername }),
     host,
-    port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
-    servername: secure && isIP(host) === 0 ? host : "",
+    port,
+    servername,
     basePath: url.pathname.replace(/\/+$/, ""),
     fixedHeaders: ["host", url.host, ...key],
   };
@@ -83,6 +84,17 @@ export function upstreamHeaders(target: UpstreamTarget, rawHeaders: readonly str
   }
   headers.push(...target.fixedHeaders, "accept-encoding", "identity", "content-length", String(bodyLength));
   return headers;
+}
+
+/**
+ * A request's head as it is written upstream: request line and headers (name/value pairs).
+ * The method and path come from the agent's request as node:http parsed it, the headers from
+ * its head and {@link upstreamHeaders}: none holds a line break.
+ */
+export function requestHead(method: string, path: string, headers: readonly string[]): string {
+  let head = `${method} ${path} HTTP/1.1\r\n`;
+  for (let i = 0; i + 1 < headers.length; i += 2) head += `${headers[i] as string}: ${headers[i + 1] as string}\r\n`;
+  return `${head}\r\n`;
 }
 
 /** The headers of the upstream's answer passed on to the agent, as name/value pairs. */

@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
+import { getCACertificates, setDefaultCACertificates } from "node:tls";
+import { describe, test } from "node:test";
+import { InferenceProxy } from "./inference-proxy.ts";
+import { UpstreamConnections } from "./upstream-connections.ts";
+
+// How the proxy talks to its upstream: kept-alive connections (plain and TLS), a streamed
+// answer passed on as its bytes came, and what it does with answers and agents that are not
+// the usual ones.
+
+const KEY = "sk-upstream-key";
+const CERT = readFileSync(new URL("./testing/localhost-cert.pem", import.meta.url), "utf8");
+const CERT_KEY = readFileSync(new URL("./testing/localhost-key.pem", import.meta.url), "utf8");
+const BODY = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 100, stream: true, messages: [{ role: "user", content: "Say hello." }] });
+const FRAMES = [
+  'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":12,"output_tokens":1}}}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":7}}\n\n',
+  'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+];
+
+/** A streamed Anthropic answer, a frame per write (each a chunk of its own). */
+function streamAnswer(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    for (const frame of FRAMES) res.write(frame);
+    res.end();
+  });
+}
+
+async function listening<T extends { listen: (port: number, host: string, done: () => void) => unknown; address: () => unknown }>(server: T): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function proxyTo(baseUrl: string) {
+  const proxy = await InferenceProxy.start({ upstreams: { anthropic: { baseUrl, key: KEY } } });
+  const completed: Array<Record<string, unknown>> = [];
+  const grant = proxy.issue({ limits: {}, emit: (type, data) => void (type === "model.request.completed" && completed.push(data)) });
+  const call = () =>
+    fetch(`${proxy.baseUrl("anthropic")}/v1/messages`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": grant.token }, body: BODY });
+  return { proxy, grant, completed, call };
+}
+
+describe("the proxy's upstream connections", () => {
+  test("calls one after another share one kept-alive connection; each answer reaches the agent whole and is counted", async () => {
+    const upstream = createServer(streamAnswer);
+    let connections = 0;
+    upstream.on("connection", () => (connections += 1));
+    const port = await listening(upstream);
+    const { proxy, completed, call } = await proxyTo(`http://127.0.0.1:${port}`);
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        const answer = await call();
+        assert.equal(answer.status, 200);
+        assert.equal(await answer.text(), FRAMES.join(""));
+      }
+      assert.equal(connections, 1);
+      assert.deepEqual(
+        completed.map((c) => [c["status"], c["input_tokens"], c["output_tokens"], c["error"]]),
+        Array.from({ length: 5 }, () => [200, 12, 7, undefined]),
+      );
+    } finally {
+      await proxy.close();
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+
+  test("an upstream over TLS: the host name is sent for SNI and checked against the certificate, and the connection is kept", async () => {
+    const defaults = getCACertificates("default");
+    setDefaultCACertificates([...defaults, CERT]);
+    const upstream = createHttpsServer({ cert: CERT, key: CERT_KEY }, streamAnswer);
+    const names: Array<string | false | null | undefined> = [];
+    upstream.on("secureConnection", (socket) => names.push(socket.servername));
+    const port = await listening(upstream);
+    const { proxy, completed, call } = await proxyTo(`https://localhost:${port}`);
+    try {
+      for (let i = 0; i < 3; i += 1) assert.equal(await (await call()).text(), FRAMES.join(""));
+      assert.deepEqual(names, ["localhost"]);
+      assert.equal(completed.length, 3);
+    } finally {
+      setDefaultCACertificates(defaults);
+      await proxy.close();
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+    // A certificate the machine does not trust: the call fails before any answer, and is counted with its reason.
+    const untrusted = createHttpsServer({ cert: CERT, key: CERT_KEY }, streamAnswer);
+    const untrustedPort = await listening(untrusted);
+    const other = await proxyTo(`https://localhost:${untrustedPort}`);
+    try {
+      await assert.rejects(other.call().then((a) => a.text()));
+      assert.equal(other.completed.length, 1);
+      assert.match(String(other.completed[0]?.["error"]), /SELF_SIGNED|CERT|certificate/i);
+    } finally {
+      await other.proxy.close();
+      untrusted.close();
+    }
+  });
+
+  test("an answer with connection: close closes its connection: the next call opens a new one", async () => {
+    const upstream = createServer((req, res) => {
+      res.setHeader("connection", "close");
+      streamAnswer(req, res);
+    });
+    let connections = 0;
+    upstream.on("connection", () => (connections += 1));
+    const port = await listening(upstream);
+    const { proxy, call } = await proxyTo(`http://127.0.0.1:${port}`);
+    try {
+      for (let i = 0; i < 2; i += 1) assert.equal(await (await call()).text(), FRAMES.join(""));
+      assert.equal(connections, 2);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  test("a kept connection its server closed while idle is left: the next request gets a new one", async () => {
+    const server = createTcpServer((socket) => socket.end());
+    const port = await listening(server);
+    const connections = new UpstreamConnections({ host: "127.0.0.1", port, secure: false, servername: "" });
+    try {
+      const first = connections.take();
+      await new Promise((resolve) => first.once("connect", resolve));
+      const closed = new Promise((resolve) => first.once("close", resolve));
+      connections.give(first);
+      await closed;
+      const second = connections.take();
+      assert.notEqual(second, first);
+      second.destroy();
+    } finally {
+      connections.close();
+      server.close();
+    }
+  });
+
+  test("an answer that is not HTTP/1.1 resets the agent's connection and is recorded with what was wrong", async () => {
+    const upstream: TcpServer = createTcpServer((socket) => socket.once("data", () => socket.end("SSH-2.0-not-http\r\n\r\n")));
+    const port = await listening(upstream);
+    const { proxy, completed, call } = await proxyTo(`http://127.0.0.1:${port}`);
+    try {
+      await assert.rejects(call().then((a) => a.text()));
+      assert.equal(completed.length, 1);
+      assert.equal(completed[0]?.["status"], null);
+      assert.match(String(completed[0]?.["error"]), /not HTTP\/1\.1 Baton can read: .*status line/);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  test("an answer cut mid-stream is cut for the agent too, and recorded as cut", async () => {
+    const upstream: TcpServer = createTcpServer((socket) =>
+      socket.once("data", () => {
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${(FRAMES[0] as string).length.toString(16)}\r\n${FRAMES[0]}\r\n`);
+        setTimeout(() => socket.destroy(), 50);
+      }),
+    );
+    const port = await listening(upstream);
+    const { proxy, completed, call } = await proxyTo(`http://127.0.0.1:${port}`);
+    try {
+      const answer = await call();
+      assert.equal(answer.status, 200);
+      await assert.rejects(answer.text());
+      assert.equal(completed[0]?.["error"], "the upstream cut the answer");
+      assert.equal(completed[0]?.["input_tokens"], 12, "the usage read before the cut is kept");
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  test("an agent speaking HTTP/1.0 gets the streamed answer's data, not its chunk framing, ended by the close", async () => {
+    const upstream = createServer(streamAnswer);
+    const port = await listening(upstream);
+    const { proxy, grant, completed } = await proxyTo(`http://127.0.0.1:${port}`);
+    try {
+      const url = new URL(proxy.baseUrl("anthropic"));
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          socket.write(`POST /anthropic/v1/messages HTTP/1.0\r\nx-api-key: ${grant.token}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`);
+        });
+        const got: Buffer[] = [];
+        socket.on("data", (bytes) => got.push(bytes));
+        socket.on("end", () => resolve(Buffer.concat(got).toString("utf8")));
+        socket.on("error", reject);
+      });
+      const [head, body] = raw.split("\r\n\r\n", 2) as [string, string];
+      assert.match(head, /^HTTP\/1\.1 200/);
+      assert.doesNotMatch(head, /transfer-encoding/i);
+      assert.equal(raw.slice(head.length + 4), FRAMES.join(""));
+      assert.ok(body.startsWith("event: message_start"));
+      assert.equal(completed[0]?.["output_tokens"], 7);
+    } finally {
+      await proxy.close();
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+});
