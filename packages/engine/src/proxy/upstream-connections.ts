@@ -3,6 +3,8 @@ import { connect as connectTls } from "node:tls";
 
 /** How long a connection waits, idle, for its next request before it is closed. */
 const IDLE_MS = 60_000;
+/** The most idle connections kept to one upstream (what a burst leaves beyond them is closed). */
+const MAX_IDLE = 256;
 
 /** Where an upstream's connections go. */
 export type ConnectionTarget = { host: string; port: number; secure: boolean; servername: string };
@@ -11,7 +13,8 @@ export type ConnectionTarget = { host: string; port: number; secure: boolean; se
  * The kept-alive connections to one upstream: a request takes an idle one (the most recently
  * used, whose server is the likeliest to still hold it open) or opens a new one, and gives it
  * back when its answer was read whole and the connection can carry another. An idle connection
- * keeps no process alive and closes after {@link IDLE_MS}, or when its server closes it.
+ * keeps no process alive and closes after {@link IDLE_MS}, or when its server closes it; at most
+ * {@link MAX_IDLE} are kept. Requests are never queued for a connection: each in flight has one.
  */
 export class UpstreamConnections {
   readonly #target: ConnectionTarget;
@@ -45,6 +48,7 @@ export class UpstreamConnections {
   /** A connection whose answer was read whole, back for the next request. */
   give(socket: Socket): void {
     if (socket.destroyed) return;
+    if (this.#idle.length >= MAX_IDLE) return void socket.destroy();
     pools.set(socket, this.#idle);
     socket.on("close", forgetOnClose);
     socket.on("error", ignore);
