@@ -37,6 +37,9 @@ test("the agent's question is answered from the run page: its form, a refused an
 
     const question = page.locator(".question-open");
     await question.waitFor();
+    // Its id, read while it is the open one: once it is answered, ".question-open" is the next
+    // question, which may come before a read made after the answer was sent.
+    const first = await question.getAttribute("data-question");
     await waitFor("the title to show a run waiting", async () => (await page.title()).startsWith("(1 waiting)"));
     assert.match(await question.innerText(), /The agent asks: Which database should the cache use\?/);
     assert.match(await question.innerText(), /declined after 10 min 0 s without an answer/);
@@ -56,7 +59,6 @@ test("the agent's question is answered from the run page: its form, a refused an
     await question.getByLabel("Eviction").check();
     await question.getByLabel("Warm it up").check();
     await question.getByRole("button", { name: "Send answer" }).click();
-    const first = await question.getAttribute("data-question");
     const answered = page.locator(`.question[data-question="${first}"] .question-answer`);
     await answered.waitFor();
     assert.equal(await answered.innerText(), "Answered db: postgres; features: ttl, lru; replicas: 2; warm: true (by web)");
