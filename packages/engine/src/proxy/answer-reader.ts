@@ -237,7 +237,8 @@ export class AnswerReader {
           }
           const empty = lf === at || (lf === at + 1 && data[at] === CR);
           at = lf + 1;
-          if (empty) this.#finish();
+          // The answer's end is announced below, once the bytes read before it are handed on.
+          if (empty) this.#state = "done";
           break;
         }
         default:
@@ -251,10 +252,8 @@ export class AnswerReader {
   }
 
   #finish(): void {
-    const was = this.#state;
     this.#state = "done";
-    // The chunked reader ends the answer itself, once the bytes read with the last chunk are handed on.
-    if (was !== "trailers") this.#sink.end();
+    this.#sink.end();
   }
 }
 

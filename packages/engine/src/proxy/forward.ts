@@ -100,12 +100,13 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
       agent?.uncork();
     }
   }
+  /** The upstream's connection ended before the answer did: a reset before its head, a cut after. */
+  const cut = () => fail(reader.headRead ? "the upstream cut the answer" : "ECONNRESET");
   function onUpstreamEnd(): void {
-    if (reader.closed()) return;
-    fail(reader.headRead ? "the upstream cut the answer" : "ECONNRESET");
+    if (!reader.closed()) cut();
   }
   function onUpstreamClose(): void {
-    if (!reader.done) fail(reader.headRead ? "the upstream cut the answer" : "ECONNRESET");
+    if (!reader.done) cut();
   }
   function onUpstreamError(error: NodeJS.ErrnoException): void {
     fail(error.code ?? error.message);

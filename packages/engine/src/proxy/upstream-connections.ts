@@ -29,7 +29,7 @@ export class UpstreamConnections {
     for (let socket = this.#idle.pop(); socket !== undefined; socket = this.#idle.pop()) {
       socket.removeListener("close", forgetOnClose);
       socket.removeListener("error", ignore);
-      socket.removeListener("data", outOfTurn);
+      socket.removeListener("data", closeIdle);
       socket.removeListener("timeout", closeIdle);
       socket.setTimeout(0);
       if (socket.destroyed || !socket.readable || !socket.writable) {
@@ -53,7 +53,7 @@ export class UpstreamConnections {
     socket.on("close", forgetOnClose);
     socket.on("error", ignore);
     // Bytes from the server while no request is out: the connection is out of step.
-    socket.on("data", outOfTurn);
+    socket.on("data", closeIdle);
     socket.on("timeout", closeIdle);
     socket.setTimeout(IDLE_MS);
     socket.resume();
@@ -76,10 +76,7 @@ function forgetOnClose(this: Socket): void {
   if (at !== -1) idle?.splice(at, 1);
 }
 
-function outOfTurn(this: Socket): void {
-  this.destroy();
-}
-
+/** An idle connection that timed out, or that its server wrote to out of turn. */
 function closeIdle(this: Socket): void {
   this.destroy();
 }
