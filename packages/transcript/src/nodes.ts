@@ -20,10 +20,15 @@ export function para(...parts: Inline[]): Block {
 
 /** GitHub-flavoured Markdown. Foreign text is escaped; the only raw HTML is Baton's own. */
 export function blocksToMarkdown(blocks: readonly Block[]): string {
-  return blocks.map(blockToMarkdown).join("\n\n");
+  return blocks.map(blockToMarkdown).join(MARKDOWN_BETWEEN_BLOCKS);
 }
 
-function blockToMarkdown(block: Block): string {
+/** What stands between two blocks rendered on their own: `blocksToMarkdown` is their join. */
+export const MARKDOWN_BETWEEN_BLOCKS = "\n\n";
+export const HTML_BETWEEN_BLOCKS = "\n";
+
+/** One block of {@link blocksToMarkdown}. */
+export function blockToMarkdown(block: Block): string {
   switch (block.kind) {
     case "heading":
       return `${"#".repeat(block.level)} ${escapeMarkdownText(oneLine(block.text))}`;
@@ -47,10 +52,11 @@ function inlineToMarkdown(parts: readonly Inline[]): string {
 
 /** HTML element content. Foreign text is escaped; the elements are Baton's own. */
 export function blocksToHtml(blocks: readonly Block[]): string {
-  return blocks.map(blockToHtml).join("\n");
+  return blocks.map(blockToHtml).join(HTML_BETWEEN_BLOCKS);
 }
 
-function blockToHtml(block: Block): string {
+/** One block of {@link blocksToHtml}. */
+export function blockToHtml(block: Block): string {
   switch (block.kind) {
     case "heading":
       return `<h${block.level}>${escapeHtml(oneLine(block.text))}</h${block.level}>`;

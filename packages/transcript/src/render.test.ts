@@ -149,13 +149,16 @@ test("an output is cut at 8,192 bytes", () => {
   assert.equal(Buffer.byteLength(blocks[1] ?? ""), MAX_TOOL_OUTPUT_BYTES);
 });
 
-test("both files folded once are the transcript and the summary each render gives, fitting or not", () => {
-  for (const [tools, maxBytes] of [[5, 1_000_000], [150, 400_000]] as const) {
-    const { events, outputs } = manyToolRun(tools, 10_000);
-    const options = { format: "md" as const, maxBytes, completeTranscript: "transcript.md" };
-    const both = renderTranscriptAndSummary(events, plain(outputs), options);
-    assert.equal(both.transcript, renderTranscript(events, plain(outputs), "md"));
-    assert.equal(both.summary, renderSummary(events, plain(outputs), options));
+test("both files folded once are the transcript and the summary each render gives, fitting or not, in either format", () => {
+  for (const format of ["md", "html"] as const) {
+    for (const [tools, maxBytes] of [[5, 1_000_000], [150, 400_000]] as const) {
+      const { events, outputs } = manyToolRun(tools, 10_000);
+      const options = { format, maxBytes, completeTranscript: `transcript.${format}` };
+      const both = renderTranscriptAndSummary(events, plain(outputs), options);
+      assert.equal(both.transcript, renderTranscript(events, plain(outputs), format));
+      assert.equal(both.summary, renderSummary(events, plain(outputs), options));
+      if (tools === 5) assert.ok(both.summary.includes("Complete transcript") && both.summary.length > both.transcript.length, "the summary that fits is the transcript with its pointer");
+    }
   }
 });
 

@@ -1,7 +1,7 @@
 import type { Envelope } from "@baton/protocol/core";
 import { numberText } from "./number-text.ts";
 import { FULL_LIMITS, layoutRun, type Layout, type LayoutLimits, type TranscriptSource } from "./layout.ts";
-import { blocksToHtml, blocksToMarkdown, para, type Block } from "./nodes.ts";
+import { blockToHtml, blockToMarkdown, blocksToHtml, blocksToMarkdown, HTML_BETWEEN_BLOCKS, MARKDOWN_BETWEEN_BLOCKS, para, type Block } from "./nodes.ts";
 import { foldRunView, type RunView } from "./run-model.ts";
 import { escapeHtml } from "./safe-text.ts";
 import { byteLength } from "./text-cut.ts";
@@ -49,13 +49,17 @@ export function renderTranscriptAndSummary(events: Iterable<Envelope>, source: T
 
 /** {@link renderTranscriptAndSummary} of a run already folded (see `runViewFold`). */
 export function renderViewTranscriptAndSummary(view: RunView, source: TranscriptSource, options: SummaryOptions): { transcript: string; summary: string } {
+  const { format } = options;
   const layout = layoutRun(view, source, FULL_LIMITS);
-  const transcript = finish(flatten(layout), options.format, layout);
+  // The summary that fits is the transcript with its pointer: each block is rendered once, for both.
+  const head = rendered(layout.head, format);
+  const rest = rendered([...layout.body.flat(), ...layout.tail], format);
+  const transcript = document([...head, ...rest], format, layout);
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_BYTES;
   const tighter = () => summaryOfView(view, source, options, SUMMARY_LADDER.slice(1));
   // The pointer only adds to the transcript: one already over the bound is laid out tighter at once.
   if (byteLength(transcript) > maxBytes) return { transcript, summary: tighter() };
-  const first = finish(flatten(withPointer(layout, pointerTo(options))), options.format, layout);
+  const first = document([...head, ...rendered(pointerTo(options), format), ...rest], format, layout);
   return { transcript, summary: byteLength(first) <= maxBytes ? first : tighter() };
 }
 
@@ -146,9 +150,19 @@ function flatten(layout: Layout): Block[] {
 }
 
 function finish(blocks: Block[], format: TranscriptFormat, layout: Layout): string {
-  if (format === "md") return `${blocksToMarkdown(blocks)}\n`;
+  return document(rendered(blocks, format), format, layout);
+}
+
+/** Each block on its own, in `format`. */
+function rendered(blocks: readonly Block[], format: TranscriptFormat): string[] {
+  return blocks.map(format === "md" ? blockToMarkdown : blockToHtml);
+}
+
+/** The document of blocks already rendered: as {@link blocksToMarkdown} or {@link blocksToHtml} would join them. */
+function document(blocks: readonly string[], format: TranscriptFormat, layout: Layout): string {
+  if (format === "md") return `${blocks.join(MARKDOWN_BETWEEN_BLOCKS)}\n`;
   const title = layout.head[0]?.kind === "heading" ? layout.head[0].text : "Baton run";
-  return htmlDocument(title, blocksToHtml(blocks));
+  return htmlDocument(title, blocks.join(HTML_BETWEEN_BLOCKS));
 }
 
 /** A standalone page that loads nothing: its policy forbids every fetch, script and frame. */
