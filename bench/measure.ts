@@ -66,7 +66,8 @@ process.on("exit", () => {
 const PEAK_LINE = /^BATON_BENCH_PEAK_RSS (\d+) ([\d.]+)$/m;
 
 /** `cpuMs`: the child's CPU time (user + system) as it exits, from `process.cpuUsage()` in the same preloaded module. */
-export type Measured = { ms: number; code: number | null; peakRss: number; cpuMs: number; stdout: string; stdoutLines: number; stderr: string };
+/** `spawnedAt` and `exitedAt` are wall-clock times in epoch milliseconds, to set beside times the child reports. */
+export type Measured = { ms: number; spawnedAt: number; exitedAt: number; code: number | null; peakRss: number; cpuMs: number; stdout: string; stdoutLines: number; stderr: string };
 
 export type MeasureOptions = {
   /** Keep the child's stdout (default: it goes to /dev/null). */
@@ -99,7 +100,7 @@ export async function runMeasured(args: readonly string[], options: MeasureOptio
     child.once("error", reject);
     child.once("close", resolve);
   });
-  const ms = performance.now() - started;
+  const ended = performance.now();
   const peak = PEAK_LINE.exec(stderr);
-  return { ms, code, peakRss: peak ? Number(peak[1]) : Number.NaN, cpuMs: peak ? Number(peak[2]) : Number.NaN, stdout, stdoutLines, stderr: stderr.replace(PEAK_LINE, "").trim() };
+  return { ms: ended - started, spawnedAt: performance.timeOrigin + started, exitedAt: performance.timeOrigin + ended, code, peakRss: peak ? Number(peak[1]) : Number.NaN, cpuMs: peak ? Number(peak[2]) : Number.NaN, stdout, stdoutLines, stderr: stderr.replace(PEAK_LINE, "").trim() };
 }

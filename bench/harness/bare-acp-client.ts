@@ -2,7 +2,8 @@
 // through one prompt, with the ACP SDK (`acp.client()`) and nothing of Baton. It spawns the
 // agent, initializes, opens a session in `cwd`, sends one prompt, answers every permission
 // request with allow_once, discards every update, then closes the agent's stdin and waits for
-// it to exit, the way Baton ends a session.
+// it to exit, the way Baton ends a session. It prints how the prompt went and when its session was
+// ready and its turn ended (epoch milliseconds), to set beside the events of Baton's run.
 //   node bench/harness/bare-acp-client.ts <cwd> <command> [args…]
 // The parent times this process from spawn to exit, as it times `baton run`.
 import { spawn } from "node:child_process";
@@ -28,8 +29,10 @@ await ctx.request(acp.methods.agent.initialize, {
   clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
 });
 const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+const sessionAt = Date.now();
 const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "play the script" }] });
+const turnEndAt = Date.now();
 connection.close();
 agent.stdin.end();
 const [code] = (await exited) as [number | null];
-process.stdout.write(`${JSON.stringify({ stopReason, exitCode: code })}\n`);
+process.stdout.write(`${JSON.stringify({ stopReason, exitCode: code, sessionAt, turnEndAt })}\n`);

@@ -51,6 +51,9 @@ export type RunPlacement = { store: RunStore; writer: RunStoreWriter };
 
 export async function runCommand(ctx: CliContext, taskArg: string | undefined, options: RunOptions, located?: Promise<Project>, placement?: RunPlacement): Promise<number> {
   const project = await (located ?? locateProject(ctx.cwd));
+  // The repository's state, from one `git status` that runs while the config and the agent are read.
+  const status = readRepoStatus(project.root);
+  status.catch(() => {});
   const config = await loadConfig(project.batonDir);
   const agent = await resolveAgent(ctx, options, project, config, agentRegistry(config));
   const task = taskArg ?? agent.defaultTask ?? "";
@@ -70,8 +73,7 @@ export async function runCommand(ctx: CliContext, taskArg: string | undefined, o
   // Checked before the run exists: a bad base or a dirty tree changes nothing.
   const inPlace = options.inPlace === true || (config.workspace.mode === "in_place" && options.worktree !== true && options.base === undefined && options.includeDirty !== true);
   const delivery = runDelivery(config, options, { inPlace, commandEnv: commandEnvironment(ctx.env), env: ctx.env });
-  // Both read the repository's state from one `git status` (planning a given base adds its own lookups).
-  const status = readRepoStatus(project.root);
+  // Both read the repository's state from that one `git status` (planning a given base adds its own lookups).
   const [repo, workspace] = await Promise.all([
     describeRepo(project.root, status),
     planWorkspace({
