@@ -18,6 +18,7 @@ const BENCHMARKS = [
   "bench/serve/overview.bench.ts",
   "bench/otel/export.bench.ts",
   "bench/tui/run-view.bench.ts",
+  "bench/transcript/render.bench.ts",
   "bench/workflow/stage-transition.bench.ts",
   "bench/workflow/checkpoint-commit.bench.ts",
   "bench/workflow/resume-startup.bench.ts",

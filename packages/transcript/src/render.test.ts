@@ -162,6 +162,17 @@ test("both files folded once are the transcript and the summary each render give
   }
 });
 
+test("a summary laid out tighter reads each output from the trace store once, however many steps it takes", () => {
+  const { events, outputs } = manyToolRun(150, 10_000);
+  const reads = new Map<string, number>();
+  const counting = { ...plain(outputs), readOutput: (file: string) => (reads.set(file, (reads.get(file) ?? 0) + 1), outputs.get(file)) };
+  const both = renderTranscriptAndSummary(events, counting, { format: "md", maxBytes: 40_000, completeTranscript: "transcript.md" });
+  assert.ok(Buffer.byteLength(both.summary) <= 40_000 && both.summary.length < both.transcript.length, "the summary went down the ladder");
+  assert.equal(both.summary, renderSummary(events, plain(outputs), { format: "md", maxBytes: 40_000, completeTranscript: "transcript.md" }));
+  assert.equal(reads.size, 150);
+  assert.deepEqual([...new Set(reads.values())], [1], "each output read once");
+});
+
 test("an output its preview holds whole is shown from the event as the output; a cut preview without its file says only the preview was there", () => {
   const log = logBuilder();
   log.add("run.created", { number: 3, task: "short outputs", agent: "fake", repo: { root: "/r", dirty: false } });

@@ -1,12 +1,12 @@
 import type { Envelope } from "@baton/protocol/core";
 import { numberText } from "./number-text.ts";
-import { FULL_LIMITS, layoutRun, type Layout, type LayoutLimits, type TranscriptSource } from "./layout.ts";
-import { blockToHtml, blockToMarkdown, blocksToHtml, blocksToMarkdown, HTML_BETWEEN_BLOCKS, MARKDOWN_BETWEEN_BLOCKS, para, type Block } from "./nodes.ts";
+import { FULL_LIMITS, LayoutMemo, layoutRun, type Layout, type LayoutLimits, type TranscriptSource } from "./layout.ts";
+import { finish, Renderer, type TranscriptFormat } from "./document.ts";
+import { para, type Block } from "./nodes.ts";
 import { foldRunView, type RunView } from "./run-model.ts";
-import { escapeHtml } from "./safe-text.ts";
 import { byteLength } from "./text-cut.ts";
 
-export type TranscriptFormat = "md" | "html";
+export type { TranscriptFormat } from "./document.ts";
 
 /** GitHub's cap on one job's step summary (1 MiB); a summary must stay under it. */
 export const STEP_SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -36,7 +36,7 @@ const SUMMARY_LADDER: readonly LayoutLimits[] = [
  */
 export function renderTranscript(events: Iterable<Envelope>, source: TranscriptSource, format: TranscriptFormat): string {
   const layout = layoutRun(foldRunView(events), source, FULL_LIMITS);
-  return finish(flatten(layout), format, layout);
+  return finish(flatten(layout), new Renderer(format, { keep: false }), layout);
 }
 
 /**
@@ -49,18 +49,17 @@ export function renderTranscriptAndSummary(events: Iterable<Envelope>, source: T
 
 /** {@link renderTranscriptAndSummary} of a run already folded (see `runViewFold`). */
 export function renderViewTranscriptAndSummary(view: RunView, source: TranscriptSource, options: SummaryOptions): { transcript: string; summary: string } {
-  const { format } = options;
-  const layout = layoutRun(view, source, FULL_LIMITS);
-  // The summary that fits is the transcript with its pointer: each block is rendered once, for both.
-  const head = rendered(layout.head, format);
-  const rest = rendered([...layout.body.flat(), ...layout.tail], format);
-  const transcript = document([...head, ...rest], format, layout);
+  const memo = new LayoutMemo({ keep: true });
+  const renderer = new Renderer(options.format, { keep: true });
+  const layout = layoutRun(view, source, FULL_LIMITS, memo);
+  const transcript = finish(flatten(layout), renderer, layout);
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_BYTES;
-  const tighter = () => summaryOfView(view, source, options, SUMMARY_LADDER.slice(1));
+  const tighter = () => summaryOfView(view, source, options, SUMMARY_LADDER.slice(1), memo, renderer);
   // The pointer only adds to the transcript: one already over the bound is laid out tighter at once.
   if (byteLength(transcript) > maxBytes) return { transcript, summary: tighter() };
-  const first = document([...head, ...rendered(pointerTo(options), format), ...rest], format, layout);
-  return { transcript, summary: byteLength(first) <= maxBytes ? first : tighter() };
+  // The summary that fits is the transcript with its pointer, of the blocks already rendered.
+  const first = flatten(withPointer(layout, pointerTo(options)));
+  return { transcript, summary: renderer.documentBytes(first, layout) <= maxBytes ? finish(first, renderer, layout) : tighter() };
 }
 
 export type SummaryOptions = {
@@ -77,19 +76,20 @@ export type SummaryOptions = {
  * abbreviated, and at the very last the latest entries are left out (the outcome never is).
  */
 export function renderSummary(events: Iterable<Envelope>, source: TranscriptSource, options: SummaryOptions): string {
-  return summaryOfView(foldRunView(events), source, options, SUMMARY_LADDER);
+  return summaryOfView(foldRunView(events), source, options, SUMMARY_LADDER, new LayoutMemo({ keep: true }), new Renderer(options.format, { keep: true }));
 }
 
-function summaryOfView(view: RunView, source: TranscriptSource, options: SummaryOptions, ladder: readonly LayoutLimits[]): string {
+function summaryOfView(view: RunView, source: TranscriptSource, options: SummaryOptions, ladder: readonly LayoutLimits[], memo: LayoutMemo, renderer: Renderer): string {
   const maxBytes = options.maxBytes ?? DEFAULT_SUMMARY_BYTES;
   const pointer = pointerTo(options);
   let layout: Layout | undefined;
   for (const limits of ladder) {
-    layout = withPointer(layoutRun(view, source, limits), pointer);
-    const rendered = finish(flatten(layout), options.format, layout);
-    if (byteLength(rendered) <= maxBytes) return rendered;
+    layout = withPointer(layoutRun(view, source, limits, memo), pointer);
+    const blocks = flatten(layout);
+    // Measured from its blocks' sizes: only the layout that fits is joined into a document.
+    if (renderer.documentBytes(blocks, layout) <= maxBytes) return finish(blocks, renderer, layout);
   }
-  return leaveOutEntries(withPointer(layout ?? layoutRun(view, source, FULL_LIMITS), pointer), options.format, maxBytes);
+  return leaveOutEntries(withPointer(layout ?? layoutRun(view, source, FULL_LIMITS, memo), pointer), renderer, maxBytes);
 }
 
 /** The summary's line naming where the complete transcript is, if it is given. */
@@ -107,9 +107,9 @@ function withPointer(layout: Layout, pointer: Block[]): Layout {
  * (its heading, then its prose and tool blocks in order) as far as they fit, so one turn larger
  * than the bound still shows its beginning.
  */
-function leaveOutEntries(layout: Layout, format: TranscriptFormat, maxBytes: number): string {
-  const sizeOf = (blocks: Block[]) => byteLength(format === "md" ? blocksToMarkdown(blocks) : blocksToHtml(blocks)) + 2;
-  const fixed = byteLength(finish([...layout.head, para("x".repeat(240)), ...layout.tail], format, layout));
+function leaveOutEntries(layout: Layout, renderer: Renderer, maxBytes: number): string {
+  const sizeOf = (blocks: Block[]) => renderer.joinedBytes(blocks) + 2;
+  const fixed = renderer.documentBytes([...layout.head, para("x".repeat(240)), ...layout.tail], layout);
   let used = fixed;
   const kept: Block[] = [];
   let count = 0;
@@ -140,50 +140,11 @@ function leaveOutEntries(layout: Layout, format: TranscriptFormat, maxBytes: num
       ? `the last ${numberText(layout.body.length - count)} of ${total} entries`
       : `the rest of entry ${numberText(count + 1)} (${numberText(partial.of - partial.kept)} of its ${numberText(partial.of)} parts)${after > 0 ? ` and the ${numberText(after)} entries after it, of ${total}` : ""}`;
   const note = para({ strong: "Left out:" }, ` ${what}, to stay under ${numberText(maxBytes)} bytes.`);
-  const rendered = finish([...layout.head, ...kept, note, ...layout.tail], format, layout);
+  const rendered = finish([...layout.head, ...kept, note, ...layout.tail], renderer, layout);
   // The head and tail are bounded (the task and each outcome line are cut), so this holds unless maxBytes is tiny.
-  return byteLength(rendered) <= maxBytes ? rendered : finish([...layout.head.slice(0, 1), note], format, layout);
+  return byteLength(rendered) <= maxBytes ? rendered : finish([...layout.head.slice(0, 1), note], renderer, layout);
 }
 
 function flatten(layout: Layout): Block[] {
   return [...layout.head, ...layout.body.flat(), ...layout.tail];
-}
-
-function finish(blocks: Block[], format: TranscriptFormat, layout: Layout): string {
-  return document(rendered(blocks, format), format, layout);
-}
-
-/** Each block on its own, in `format`. */
-function rendered(blocks: readonly Block[], format: TranscriptFormat): string[] {
-  return blocks.map(format === "md" ? blockToMarkdown : blockToHtml);
-}
-
-/** The document of blocks already rendered: as {@link blocksToMarkdown} or {@link blocksToHtml} would join them. */
-function document(blocks: readonly string[], format: TranscriptFormat, layout: Layout): string {
-  if (format === "md") return `${blocks.join(MARKDOWN_BETWEEN_BLOCKS)}\n`;
-  const title = layout.head[0]?.kind === "heading" ? layout.head[0].text : "Baton run";
-  return htmlDocument(title, blocks.join(HTML_BETWEEN_BLOCKS));
-}
-
-/** A standalone page that loads nothing: its policy forbids every fetch, script and frame. */
-function htmlDocument(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>
-body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1f2328; }
-pre { background: #f6f8fa; padding: .75rem; overflow: auto; white-space: pre-wrap; word-break: break-word; }
-details { border: 1px solid #d0d7de; border-radius: 6px; padding: .25rem .75rem; margin: .5rem 0; }
-summary { cursor: pointer; font-family: ui-monospace, monospace; }
-</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
 }
