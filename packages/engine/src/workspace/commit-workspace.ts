@@ -40,15 +40,28 @@ export async function commitWorkspace(workspace: Workspace, run: { runId: string
   const changed = nulFields(await gitRaw(cwd, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"])).length;
   if (changed === 0) return undefined;
   await git(cwd, [...(changed >= PACKED_ADD_FILES ? PACKED_ADD : []), "add", "-A"]);
-  const files = parseNameStatus(await gitRaw(cwd, ["diff", "--cached", "--name-status", "-z", "-M", "HEAD"]));
-  if (files.length === 0) return undefined;
   const subject = commitSubject(run.task);
   const message = `${subject}\n\nBaton run ${run.runId} (run ${run.number}).\n`;
-  // Hooks are checks on hand-made commits; the run's record must not depend on them. Even with
-  // `[git] hooks = true`, pre-commit and commit-msg are skipped (the others run).
-  await git(cwd, [...(await identity), "commit", "--quiet", "--no-verify", "-F", "-"], { input: message, hooks: workspace.gitHooks === true });
-  const sha = await git(cwd, ["rev-parse", "HEAD"]);
-  return { sha, branch: workspace.branch ?? "", message: subject, files };
+  try {
+    // Hooks are checks on hand-made commits; the run's record must not depend on them. Even with
+    // `[git] hooks = true`, pre-commit and commit-msg are skipped (the others run).
+    await git(cwd, [...(await identity), "commit", "--quiet", "--no-verify", "-F", "-"], { input: message, hooks: workspace.gitHooks === true });
+  } catch (error) {
+    // A change git shows but `add` stages nothing of (a submodule's own uncommitted work): no commit.
+    if (await nothingStaged(cwd)) return undefined;
+    throw error;
+  }
+  // The commit's id, then what it changed against its parent: one process for both.
+  const [sha = "", ...changes] = nulFields(await gitRaw(cwd, ["diff-tree", "-r", "-z", "-M", "--name-status", "--root", "HEAD"]));
+  return { sha, branch: workspace.branch ?? "", message: subject, files: parseNameStatus(changes) };
+}
+
+/** True when the index holds nothing to commit (`git diff --cached --quiet` exits 0). */
+async function nothingStaged(cwd: string): Promise<boolean> {
+  return gitRaw(cwd, ["diff", "--cached", "--quiet", "HEAD"]).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The first non-empty line of the task, cut to {@link SUBJECT_CHARS}. */
@@ -75,9 +88,8 @@ export async function identityArgs(cwd: string): Promise<string[]> {
   return args;
 }
 
-/** `git diff --name-status -z -M` output: `M\0path\0`, `R100\0old\0new\0`. */
-export function parseNameStatus(text: string): CommittedFile[] {
-  const fields = nulFields(text);
+/** The fields of `--name-status -z -M` output (`M\0path\0`, `R100\0old\0new\0`) as committed files. */
+function parseNameStatus(fields: readonly string[]): CommittedFile[] {
   const files: CommittedFile[] = [];
   for (let i = 0; i < fields.length; i += 1) {
     const status = fields[i] ?? "";

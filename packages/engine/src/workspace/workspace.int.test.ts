@@ -162,6 +162,27 @@ test(`a change of ${PACKED_ADD_FILES} files or more is added as one pack, fewer 
   assert.ok((await looseObjects()) > looseBefore, "a small change is stored loose");
 });
 
+test("a change git shows that `add` stages nothing of (a submodule's own uncommitted work) makes no commit; a failed commit is still an error", async () => {
+  const { root } = await makeRepo("ws-submodule-");
+  const { root: library } = await makeRepo("ws-submodule-library-");
+  await git(root, "-c", "protocol.file.allow=always", "submodule", "add", "--quiet", library, "library");
+  await git(root, "add", ".baton");
+  await git(root, ...ID, "commit", "-q", "-m", "Add the library");
+  const head = await git(root, "rev-parse", "HEAD");
+  const workspace = await openWorkspace({ kind: "in_place", root }, { number: 1, task: "t" });
+  await writeFile(join(root, "library", "README.md"), "# changed inside the submodule\n");
+  assert.equal(await git(root, "status", "--porcelain"), "M library", "git shows the submodule as changed, and nothing else");
+  assert.equal(await commitWorkspace(workspace, { runId: "run_1", number: 1, task: "t" }), undefined);
+  assert.equal(await git(root, "rev-parse", "HEAD"), head, "no commit was made");
+
+  // A commit that fails with something staged (here its signature cannot be made) is not taken for "nothing changed".
+  await writeFile(join(root, "new.txt"), "new\n");
+  await git(root, "config", "commit.gpgSign", "true");
+  await git(root, "config", "gpg.program", "false");
+  await assert.rejects(commitWorkspace(workspace, { runId: "run_1", number: 1, task: "t" }), /gpg/);
+  assert.equal(await git(root, "rev-parse", "HEAD"), head);
+});
+
 test("without a git identity the commit is Baton's; with one it is the user's", async () => {
   const { root, batonDir } = await makeRepo("ws-identity-");
   const workspace = await openWorkspace(await planWorkspace({ root, batonDir }), { number: 1, task: "who" });
