@@ -2,7 +2,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "**/dist/**", ".baton/**", ".agents-cache/**"] },
+  { ignores: ["node_modules/**", "**/dist/**", "packages/cli/bundle/**", ".baton/**", ".agents-cache/**"] },
   {
     files: ["**/*.ts", "**/*.tsx"],
     extends: [tseslint.configs.base],
