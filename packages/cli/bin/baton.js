@@ -108,7 +108,7 @@ function bundledNode() {
 /**
  * Whether the bundle of the sources can stand for them: it is there, and every file it was made
  * from (listed in its `sources.json` with its size and time) is still there as it was. One file
- * edited, added to a package or checked out anew since, and the sources run (the module
+ * edited, gone or checked out anew since, and the sources run (the module
  * graph takes 20–55 ms longer to load than the bundle; `npm run build:cli` makes it again).
  */
 function bundleIsCurrent() {
