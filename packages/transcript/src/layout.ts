@@ -3,8 +3,6 @@ import { fmt, type RunView, type SectionView, type ToolCallView, type TurnItem, 
 import { cutKey, cutMeasured, LayoutMemo, measured, type Measured } from "./layout-memo.ts";
 import { cutText } from "./text-cut.ts";
 
-export { LayoutMemo } from "./layout-memo.ts";
-
 /** The most of one tool call's output a transcript shows; the whole of it is in the trace store. */
 export const MAX_TOOL_OUTPUT_BYTES = 8_192;
 

@@ -1,6 +1,7 @@
 import type { Envelope } from "@baton/protocol/core";
 import { numberText } from "./number-text.ts";
-import { FULL_LIMITS, LayoutMemo, layoutRun, type Layout, type LayoutLimits, type TranscriptSource } from "./layout.ts";
+import { FULL_LIMITS, layoutRun, type Layout, type LayoutLimits, type TranscriptSource } from "./layout.ts";
+import { LayoutMemo } from "./layout-memo.ts";
 import { finish, Renderer, type TranscriptFormat } from "./document.ts";
 import { para, type Block } from "./nodes.ts";
 import { foldRunView, type RunView } from "./run-model.ts";
