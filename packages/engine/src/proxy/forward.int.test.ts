@@ -5,8 +5,10 @@ import { createServer as createHttpsServer } from "node:https";
 import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { describe, test } from "node:test";
+import { forward, type ForwardHooks } from "./forward.ts";
 import { InferenceProxy } from "./inference-proxy.ts";
 import { UpstreamConnections } from "./upstream-connections.ts";
+import { upstreamTarget } from "./upstream-request.ts";
 
 // How the proxy talks to its upstream: kept-alive connections (plain and TLS), a streamed
 // answer passed on as its bytes came, and what it does with answers and agents that are not
@@ -202,6 +204,65 @@ describe("the proxy's upstream connections", () => {
       await proxy.close();
       upstream.closeAllConnections();
       upstream.close();
+    }
+  });
+
+  /** An upstream that sends a whole streamed answer in one write, the hooks of a forward to it, and a call through it. */
+  async function oneReadAnswer(hooks: (res: ServerResponse) => ForwardHooks) {
+    const chunked = FRAMES.map((frame) => `${Buffer.byteLength(frame).toString(16)}\r\n${frame}\r\n`).join("");
+    const upstream: TcpServer = createTcpServer((socket) =>
+      socket.once("data", () => socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${chunked}0\r\n\r\n`)),
+    );
+    const target = upstreamTarget("anthropic", { baseUrl: `http://127.0.0.1:${await listening(upstream)}`, key: KEY });
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => forward(target, "/v1/messages", ["content-type", "application/json"], "POST", Buffer.from(BODY), res, hooks(res)));
+    });
+    const port = await listening(server);
+    return {
+      call: () => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: BODY }),
+      close: () => {
+        target.connections.close();
+        server.closeAllConnections();
+        server.close();
+        upstream.close();
+      },
+    };
+  }
+
+  test("an answer's data reaches the hooks, and its end is settled, only once its bytes have gone on to the agent", async () => {
+    // The whole answer in one read: its head, every chunk and its end. For each hook call: the bytes still held in the agent's socket (corked), and the data.
+    const seen: Array<{ hook: string; corked: number; data?: string }> = [];
+    const { call, close } = await oneReadAnswer((res) => ({
+      onHeaders: () => {},
+      onChunk: (chunk) => seen.push({ hook: "chunk", corked: res.socket?.writableCorked ?? -1, data: chunk.toString("utf8") }),
+      onEnd: (error) => seen.push({ hook: "end", corked: res.socket?.writableCorked ?? -1, data: error }),
+    }));
+    try {
+      const answer = await call();
+      assert.equal(await answer.text(), FRAMES.join(""));
+      assert.deepEqual(seen, [...FRAMES.map((frame) => ({ hook: "chunk", corked: 0, data: frame })), { hook: "end", corked: 0, data: undefined }]);
+    } finally {
+      close();
+    }
+  });
+
+  test("a hook that throws on an answer's data ends that call with the error, not the process", async () => {
+    const ends: Array<string | undefined> = [];
+    const { call, close } = await oneReadAnswer(() => ({
+      onHeaders: () => {},
+      onChunk: () => {
+        throw new Error("the tap broke");
+      },
+      onEnd: (error) => ends.push(error),
+    }));
+    try {
+      const answer = await call();
+      // The bytes had gone on before the hook ran: the agent has its answer.
+      assert.equal(await answer.text(), FRAMES.join(""));
+      assert.deepEqual(ends, ["the upstream's answer could not be read: the tap broke"]);
+    } finally {
+      close();
     }
   });
 });

@@ -5,9 +5,9 @@ import { answerHeaders, requestHead, type UpstreamTarget } from "./upstream-requ
 export type ForwardHooks = {
   /** The upstream's status line and headers arrived. */
   onHeaders: (status: number) => void;
-  /** A piece of the body's data, after it was written on to the agent. */
+  /** A piece of the body's data, once the read that brought it has been sent on to the agent. */
   onChunk: (chunk: Buffer) => void;
-  /** The call is over: `error` when it ended badly (reset, cut, the agent left). */
+  /** The call is over (after its last bytes were sent on): `error` when it ended badly (reset, cut, the agent left). */
   onEnd: (error?: string) => void;
 };
 
@@ -26,10 +26,21 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
   let headHeld = false;
   /** The body's bytes go on as they came (a chunked answer to an agent that takes chunks). */
   let asItCame = false;
+  /** A read from the upstream is being passed on: the agent's socket is corked until it is. */
+  let reading = false;
+  /** The body's data of that read, for {@link ForwardHooks.onChunk} once the read has gone on. */
+  const read: Buffer[] = [];
+  /** The answer ended in that read: the call finishes once the read has gone on. */
+  let complete = false;
 
+  /** The data read so far, to the hook: after it went on to the agent, so reading it never holds the agent up. */
+  const passRead = () => {
+    for (const piece of read.splice(0)) hooks.onChunk(piece);
+  };
   const finish = (error?: string) => {
     if (ended) return;
     ended = true;
+    passRead();
     upstream.removeListener("data", onData);
     upstream.removeListener("end", onUpstreamEnd);
     upstream.removeListener("close", onUpstreamClose);
@@ -67,7 +78,7 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
         for (const piece of data) flowing = res.write(piece) && flowing;
         if (data.length > 0) headHeld = false;
       }
-      for (const piece of data) hooks.onChunk(piece);
+      for (const piece of data) read.push(piece);
       if (!flowing) {
         upstream.pause();
         (agent ?? res).once("drain", () => upstream.resume());
@@ -76,29 +87,41 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
     end() {
       // The last chunk (with an agent that takes chunks) and the response's end are node:http's.
       res.end();
-      finish();
+      if (reading) complete = true;
+      else finish();
     },
   });
 
   /**
    * One read from the upstream: what it brings for the agent (the head, the body's bytes, the
    * response's end) goes in one write, and one wake-up of the agent. A head that came alone goes
-   * on at once, by itself.
+   * on at once, by itself. Only once the write is made are the read's data given to the hooks
+   * and a complete answer settled: the agent never waits for Baton's reading of its answer.
    */
   function onData(bytes: Buffer): void {
     const agent = res.socket;
     agent?.cork();
+    reading = true;
     try {
       reader.push(bytes);
       if (headHeld && !ended) res.flushHeaders();
       headHeld = false;
     } catch (error) {
-      // Never thrown on: an answer the proxy cannot pass on ends its call, not Baton.
-      const what = error instanceof AnswerError ? `the upstream's answer is not HTTP/1.1 Baton can read: ${error.message}` : `the upstream's answer could not be passed on: ${error instanceof Error ? error.message : String(error)}`;
-      fail(what);
+      failOn(error, "passed on");
     } finally {
+      reading = false;
       agent?.uncork();
     }
+    try {
+      passRead();
+      if (complete) finish();
+    } catch (error) {
+      failOn(error, "read");
+    }
+  }
+  /** Never thrown on: an answer the proxy cannot pass on, or read once passed on, ends its call, not Baton. */
+  function failOn(error: unknown, what: "passed on" | "read"): void {
+    fail(error instanceof AnswerError ? `the upstream's answer is not HTTP/1.1 Baton can read: ${error.message}` : `the upstream's answer could not be ${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
   /** The upstream's connection ended before the answer did: a reset before its head, a cut after. */
   const cut = () => fail(reader.headRead ? "the upstream cut the answer" : "ECONNRESET");
