@@ -1,3 +1,5 @@
+import { ChunkedFraming, chunkedLast, HEAD_END, headerFields, keptAlive } from "./http-framing.ts";
+
 /** An upstream answer's status line and headers, and what they say of its body and connection. */
 export type AnswerHead = {
   status: number;
@@ -24,16 +26,10 @@ export class AnswerError extends Error {}
 
 /** The longest head read (status line and headers) before the answer is refused. */
 const MAX_HEAD_BYTES = 64 * 1024;
-/** The longest chunk-size or trailer line read. */
-const MAX_LINE_BYTES = 4 * 1024;
-const CR = 13;
-const LF = 10;
-const HEAD_END = Buffer.from("\r\n\r\n");
 const EMPTY: readonly Buffer[] = [];
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const refuse = (message: string) => new AnswerError(message);
 
-type State = "head" | "size" | "data" | "data-cr" | "data-lf" | "trailers" | "length" | "close" | "done";
+type State = "head" | "chunks" | "length" | "close" | "done";
 
 /**
  * Reads one HTTP/1.1 answer from the bytes of its connection as they come, without copying its
@@ -47,9 +43,10 @@ export class AnswerReader {
   readonly #sink: AnswerSink;
   readonly #bodyless: boolean;
   #state: State = "head";
+  readonly #chunks = new ChunkedFraming(refuse);
   /** Bytes of the head, or of a line, not whole yet. */
   #held: Buffer | undefined;
-  /** Bytes left of the chunk's data, or of a body of known length. */
+  /** Bytes left of a body of known length. */
   #left = 0;
   #keepAlive = false;
   /** Bytes came after the answer's end: the connection is out of step. */
@@ -100,7 +97,7 @@ export class AnswerReader {
       case "done":
         if (at < data.length) this.#overrun = true;
         return;
-      default:
+      case "chunks":
         return this.#readChunks(data, at);
     }
   }
@@ -135,33 +132,14 @@ export class AnswerReader {
   }
 
   #begin(status: number, http11: boolean, lines: string[]): void {
-    const rawHeaders: string[] = [];
-    let length: number | undefined;
-    let codings: string | undefined;
-    let connection = "";
-    for (const line of lines) {
-      const colon = line.indexOf(":");
-      if (colon <= 0 || line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) throw new AnswerError(`the answer has a header line that is not "name: value": ${JSON.stringify(line.slice(0, 80))}`);
-      const name = line.slice(0, colon);
-      const value = line.slice(colon + 1).trim();
-      // What node:http would refuse to write on to the agent (RFC 9110's token, and field values without control characters).
-      if (!TOKEN.test(name)) throw new AnswerError(`the answer has a header name that is not a token: ${JSON.stringify(name.slice(0, 80))}`);
-      if (!FIELD_VALUE.test(value)) throw new AnswerError(`the answer's header ${name} has a control character in its value`);
-      rawHeaders.push(name, value);
-      const lower = name.toLowerCase();
-      if (lower === "content-length") {
-        if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) throw new AnswerError(`the answer's content-length is not one length: ${JSON.stringify(value)}`);
-        length = Number(value);
-      } else if (lower === "transfer-encoding") codings = codings === undefined ? value : `${codings}, ${value}`;
-      else if (lower === "connection") connection += `,${value.toLowerCase()}`;
-    }
-    const chunked = codings !== undefined && /(?:^|,)\s*chunked\s*$/i.test(codings);
-    this.#keepAlive = http11 ? !/(?:^|,)\s*close\s*(?:,|$)/.test(connection) : /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(connection);
+    const { rawHeaders, length, codings, connection } = headerFields(lines, refuse);
+    const chunked = codings !== undefined && chunkedLast(codings);
+    this.#keepAlive = keptAlive(http11, connection);
     this.#sink.head({ status, rawHeaders, chunked });
     if (this.#bodyless || status === 204 || status === 304) this.#finish();
     else if (codings !== undefined) {
       // Chunked last: chunks. Any other coding last: the body runs to the close.
-      this.#state = chunked ? "size" : "close";
+      this.#state = chunked ? "chunks" : "close";
     } else if (length !== undefined) {
       this.#left = length;
       this.#state = "length";
@@ -183,83 +161,16 @@ export class AnswerReader {
 
   /** Reads chunk framing from `at`: hands on the bytes read as they came, and the data they hold. */
   #readChunks(data: Buffer, at: number): void {
-    const start = at;
-    /** The end of the bytes handed on: the last chunk and what follows it are not. */
-    let passedTo = this.#state === "trailers" ? start : -1;
-    const pieces: Buffer[] = [];
-    while (at < data.length && this.#state !== "done") {
-      switch (this.#state) {
-        case "size": {
-          const lf = data.indexOf(LF, at);
-          if (lf === -1) {
-            // A size line not whole yet: held, and handed on with the rest of it.
-            if (data.length - at > MAX_LINE_BYTES) throw new AnswerError("a chunk-size line is too long");
-            this.#held = data.subarray(at);
-            passedTo = at;
-            at = data.length;
-            break;
-          }
-          const size = chunkSize(data.toString("latin1", at, lf));
-          if (size === 0) {
-            passedTo = at;
-            this.#state = "trailers";
-          } else {
-            this.#left = size;
-            this.#state = "data";
-          }
-          at = lf + 1;
-          break;
-        }
-        case "data": {
-          const take = Math.min(this.#left, data.length - at);
-          pieces.push(data.subarray(at, at + take));
-          this.#left -= take;
-          at += take;
-          if (this.#left === 0) this.#state = "data-cr";
-          break;
-        }
-        case "data-cr":
-        case "data-lf": {
-          const byte = data[at];
-          at += 1;
-          if (this.#state === "data-cr" && byte === CR) this.#state = "data-lf";
-          else if (byte === LF) this.#state = "size";
-          else throw new AnswerError("a chunk's data does not end where its size says");
-          break;
-        }
-        case "trailers": {
-          const lf = data.indexOf(LF, at);
-          if (lf === -1) {
-            if (data.length - at > MAX_LINE_BYTES) throw new AnswerError("a trailer line is too long");
-            this.#held = data.subarray(at);
-            at = data.length;
-            break;
-          }
-          const empty = lf === at || (lf === at + 1 && data[at] === CR);
-          at = lf + 1;
-          // The answer's end is announced below, once the bytes read before it are handed on.
-          if (empty) this.#state = "done";
-          break;
-        }
-        default:
-          throw new AnswerError(`the reader is in no state to read chunks (${this.#state})`);
-      }
-    }
-    if (this.#state === "done" && at < data.length) this.#overrun = true;
-    const end = passedTo === -1 ? data.length : passedTo;
-    if (end > start || pieces.length > 0) this.#sink.body(data.subarray(start, end), pieces.length === 0 ? EMPTY : pieces);
-    if (this.#state === "done") this.#sink.end();
+    const read = this.#chunks.read(data, at);
+    this.#held = read.held;
+    if (this.#chunks.done && read.end < data.length) this.#overrun = true;
+    if (read.passedTo > at || read.pieces.length > 0) this.#sink.body(data.subarray(at, read.passedTo), read.pieces.length === 0 ? EMPTY : read.pieces);
+    // The answer's end is announced once the bytes read before it are handed on.
+    if (this.#chunks.done) this.#finish();
   }
 
   #finish(): void {
     this.#state = "done";
     this.#sink.end();
   }
-}
-
-/** A chunk-size line's size (its extensions and line ending left out). */
-function chunkSize(line: string): number {
-  const hex = /^([0-9a-fA-F]{1,12})[ \t]*(?:;.*)?\r?$/.exec(line);
-  if (hex === null) throw new AnswerError(`a chunk-size line is not a size: ${JSON.stringify(line.slice(0, 40))}`);
-  return Number.parseInt(hex[1] as string, 16);
 }

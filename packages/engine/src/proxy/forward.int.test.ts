@@ -5,6 +5,8 @@ import { createServer as createHttpsServer } from "node:https";
 import { connect, createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { describe, test } from "node:test";
+import type { AgentResponse } from "./agent-response.ts";
+import { AgentServer } from "./agent-server.ts";
 import { forward, type ForwardHooks } from "./forward.ts";
 import { InferenceProxy } from "./inference-proxy.ts";
 import { UpstreamConnections } from "./upstream-connections.ts";
@@ -208,23 +210,22 @@ describe("the proxy's upstream connections", () => {
   });
 
   /** An upstream that sends a whole streamed answer in one write, the hooks of a forward to it, and a call through it. */
-  async function oneReadAnswer(hooks: (res: ServerResponse) => ForwardHooks) {
+  async function oneReadAnswer(hooks: (res: AgentResponse) => ForwardHooks) {
     const chunked = FRAMES.map((frame) => `${Buffer.byteLength(frame).toString(16)}\r\n${frame}\r\n`).join("");
     const upstream: TcpServer = createTcpServer((socket) =>
       socket.once("data", () => socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${chunked}0\r\n\r\n`)),
     );
     const target = upstreamTarget("anthropic", { baseUrl: `http://127.0.0.1:${await listening(upstream)}`, key: KEY });
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on("end", () => forward(target, "/v1/messages", ["content-type", "application/json"], "POST", Buffer.from(BODY), res, hooks(res)));
+    const server = new AgentServer((req, res) => forward(target, "/v1/messages", ["content-type", "application/json"], "POST", req.body, res, hooks(res)), {
+      maxBodyBytes: 1024 * 1024,
+      refusal: (_status, message) => ({ error: { message } }),
     });
-    const port = await listening(server);
+    await server.listen({ port: 0, host: "127.0.0.1" });
     return {
-      call: () => fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: BODY }),
+      call: () => fetch(`http://127.0.0.1:${server.address.port}/`, { method: "POST", body: BODY }),
       close: () => {
         target.connections.close();
-        server.closeAllConnections();
-        server.close();
+        void server.close();
         upstream.close();
       },
     };
@@ -235,8 +236,8 @@ describe("the proxy's upstream connections", () => {
     const seen: Array<{ hook: string; corked: number; data?: string }> = [];
     const { call, close } = await oneReadAnswer((res) => ({
       onHeaders: () => {},
-      onChunk: (chunk) => seen.push({ hook: "chunk", corked: res.socket?.writableCorked ?? -1, data: chunk.toString("utf8") }),
-      onEnd: (error) => seen.push({ hook: "end", corked: res.socket?.writableCorked ?? -1, data: error }),
+      onChunk: (chunk) => seen.push({ hook: "chunk", corked: res.socket.writableCorked, data: chunk.toString("utf8") }),
+      onEnd: (error) => seen.push({ hook: "end", corked: res.socket.writableCorked, data: error }),
     }));
     try {
       const answer = await call();

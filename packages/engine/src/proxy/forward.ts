@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { AgentResponse } from "./agent-response.ts";
 import { AnswerError, AnswerReader, type AnswerHead } from "./answer-reader.ts";
 import { answerHeaders, requestHead, type UpstreamTarget } from "./upstream-request.ts";
 
@@ -13,19 +13,15 @@ export type ForwardHooks = {
 
 /**
  * Sends one request upstream on a kept-alive connection and streams the answer back as it
- * comes. Status and headers go to the agent through node:http; a chunked body (every streamed
- * answer) goes on as the bytes came, framing and all, written straight to the agent's
- * connection: it is neither decoded nor framed again (docs/adr/0044). Backpressure from the
+ * comes. A chunked body (every streamed answer) goes on to an agent that takes chunks as the
+ * bytes came, framing and all: it is neither decoded nor framed again (docs/adr/0044). What one
+ * read from the upstream brings for the agent goes in one write. Backpressure from the
  * agent pauses the upstream. A reset before the answer resets the agent's connection too; a cut
  * mid-body cuts it. Never retries. Returns an abort for the caller to cut the call.
  */
-export function forward(target: UpstreamTarget, path: string, headers: string[], method: string, body: Buffer, res: ServerResponse, hooks: ForwardHooks): () => void {
+export function forward(target: UpstreamTarget, path: string, headers: string[], method: string, body: Buffer, res: AgentResponse, hooks: ForwardHooks): () => void {
   const upstream = target.connections.take();
   let ended = false;
-  /** The head is stored on `res`, not yet written: it goes with the first bytes of the body, or alone at the end of the read that brought it. */
-  let headHeld = false;
-  /** The body's bytes go on as they came (a chunked answer to an agent that takes chunks). */
-  let asItCame = false;
   /** A read from the upstream is being passed on: the agent's socket is corked until it is. */
   let reading = false;
   /** The body's data of that read, for {@link ForwardHooks.onChunk} once the read has gone on. */
@@ -52,40 +48,31 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
   /** The upstream failed: before any answer the agent's connection is reset (it sees what a direct call would), after it cut. */
   const fail = (why: string) => {
     if (ended) return;
-    if (!reader.headRead && res.socket !== null) res.socket.resetAndDestroy();
+    if (!reader.headRead) res.reset();
     else res.destroy();
     finish(why);
   };
 
   const reader = new AnswerReader(method, {
     head(head: AnswerHead) {
-      res.writeHead(head.status, answerHeaders(head.rawHeaders));
-      headHeld = true;
-      asItCame = head.chunked && res.chunkedEncoding;
+      // Held until the read's end, to go with the body's first bytes.
+      res.head(head.status, answerHeaders(head.rawHeaders), head.chunked);
       hooks.onHeaders(head.status);
     },
     body(wire, data) {
-      const agent = res.socket;
       let flowing = true;
-      if (asItCame && agent !== null) {
-        if (wire.length > 0) {
-          // The head goes first (the socket is corked for this read: one write in all).
-          if (headHeld) res.flushHeaders();
-          headHeld = false;
-          flowing = agent.write(wire);
-        }
+      if (res.takesWire) {
+        if (wire.length > 0) flowing = res.writeWire(wire);
       } else {
         for (const piece of data) flowing = res.write(piece) && flowing;
-        if (data.length > 0) headHeld = false;
       }
       for (const piece of data) read.push(piece);
       if (!flowing) {
         upstream.pause();
-        (agent ?? res).once("drain", () => upstream.resume());
+        res.socket.once("drain", () => upstream.resume());
       }
     },
     end() {
-      // The last chunk (with an agent that takes chunks) and the response's end are node:http's.
       res.end();
       if (reading) complete = true;
       else finish();
@@ -100,17 +87,17 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
    */
   function onData(bytes: Buffer): void {
     const agent = res.socket;
-    agent?.cork();
+    agent.cork();
     reading = true;
     try {
       reader.push(bytes);
-      if (headHeld && !ended) res.flushHeaders();
-      headHeld = false;
+      // A head that came alone goes on at once.
+      if (!ended) res.flush();
     } catch (error) {
       failOn(error, "passed on");
     } finally {
       reading = false;
-      agent?.uncork();
+      agent.uncork();
     }
     try {
       passRead();
@@ -139,11 +126,10 @@ export function forward(target: UpstreamTarget, path: string, headers: string[],
   upstream.on("end", onUpstreamEnd);
   upstream.on("close", onUpstreamClose);
   upstream.on("error", onUpstreamError);
-  res.on("close", () => {
-    if (!res.writableFinished && !ended) {
-      upstream.destroy();
-      finish("the agent closed the connection");
-    }
+  res.onClose(() => {
+    if (ended) return;
+    upstream.destroy();
+    finish("the agent closed the connection");
   });
   upstream.cork();
   upstream.write(requestHead(method, path, headers), "latin1");

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { definedFields } from "@baton/protocol/core";
+import type { AgentResponse } from "./agent-response.ts";
+import { AgentServer } from "./agent-server.ts";
 import { forward } from "./forward.ts";
 import { providerErrorBody } from "./provider-errors.ts";
 import { REQUEST_FIELDS, topLevelFields } from "./request-body.ts";
+import type { AgentRequest } from "./request-reader.ts";
 import { RunGrant, type GrantOptions } from "./run-grant.ts";
 import { upstreamHeaders, upstreamPath, upstreamTarget, type Upstream, type UpstreamTarget } from "./upstream-request.ts";
 import { UsageTap } from "./usage-tap.ts";
@@ -35,30 +36,34 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * proxy.revoke(grant); // at the run's end: 401 from now on
  */
 export class InferenceProxy implements AsyncDisposable {
-  readonly #server: Server;
+  readonly #server: AgentServer;
   readonly #upstreams: Partial<Record<ProxyProvider, UpstreamTarget>> = {};
   readonly #grants = new Map<string, RunGrant>();
   #url = "";
   #port = 0;
   /** The same proxy on a unix socket, for sandboxed agents (see {@link unixSocket}). */
-  #socket: Promise<{ server: Server; path: string; dir: string }> | undefined;
+  #socket: Promise<{ server: AgentServer; path: string; dir: string }> | undefined;
 
   private constructor(options: InferenceProxyOptions) {
     for (const [provider, upstream] of Object.entries(options.upstreams) as Array<[ProxyProvider, Upstream | undefined]>) {
       if (upstream !== undefined) this.#upstreams[provider] = upstreamTarget(provider, upstream);
     }
-    this.#server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, res) => this.#handle(req, res));
+    this.#server = this.#agentServer();
+  }
+
+  /** A server for the agents' side, TCP or unix socket. */
+  #agentServer(): AgentServer {
+    return new AgentServer((req, res) => this.#handle(req, res), {
+      maxBodyBytes: MAX_BODY_BYTES,
+      refusal: (_status, message) => ({ error: { type: "invalid_request_error", message: `Baton's inference proxy could not read the request: ${message}` } }),
+    });
   }
 
   static async start(options: InferenceProxyOptions): Promise<InferenceProxy> {
     const proxy = new InferenceProxy(options);
-    await new Promise<void>((resolve, reject) => {
-      proxy.#server.once("error", reject);
-      proxy.#server.listen(0, options.host ?? "127.0.0.1", () => resolve());
-    });
     // The proxy lives as long as its runs: it never keeps the process alive by itself.
-    proxy.#server.unref();
-    const { address, port } = proxy.#server.address() as AddressInfo;
+    await proxy.#server.listen({ port: 0, host: options.host ?? "127.0.0.1" });
+    const { address, port } = proxy.#server.address;
     proxy.#url = `http://${address}:${port}`;
     proxy.#port = port;
     return proxy;
@@ -75,17 +80,14 @@ export class InferenceProxy implements AsyncDisposable {
    * it (bound into its sandbox, behind a relay on 127.0.0.1 at {@link port}).
    */
   unixSocket(): Promise<string> {
-    this.#socket ??= new Promise((resolve, reject) => {
+    this.#socket ??= (async () => {
       const dir = mkdtempSync(join(tmpdir(), "baton-proxy-"));
       const path = join(dir, "proxy.sock");
-      const server = createServer({ noDelay: true, keepAliveTimeout: 60_000 }, (req, res) => this.#handle(req, res));
-      server.once("error", reject);
-      server.listen(path, () => {
-        server.unref();
-        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-        resolve({ server, path, dir });
-      });
-    });
+      const server = this.#agentServer();
+      await server.listen({ path });
+      process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+      return { server, path, dir };
+    })();
     return this.#socket.then((socket) => socket.path);
   }
 
@@ -122,24 +124,19 @@ export class InferenceProxy implements AsyncDisposable {
     for (const upstream of Object.values(this.#upstreams)) upstream.connections.close();
     const socket = await this.#socket?.catch(() => undefined);
     if (socket !== undefined) {
-      const closed = new Promise<void>((resolve) => socket.server.close(() => resolve()));
-      socket.server.closeAllConnections();
-      await closed;
+      await socket.server.close();
       rmSync(socket.dir, { recursive: true, force: true });
     }
-    if (!this.#server.listening) return;
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    this.#server.closeAllConnections();
-    await closed;
+    await this.#server.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
-  #handle(req: IncomingMessage, res: ServerResponse): void {
-    const route = proxyRoute(req.method ?? "GET", req.url ?? "/");
-    if (route === undefined) return sendJson(res, 404, { error: { message: `Baton's inference proxy serves /anthropic, /openai and /gemini, not ${req.url ?? "/"}` } });
+  #handle(req: AgentRequest, res: AgentResponse): void {
+    const route = proxyRoute(req.method, req.url);
+    if (route === undefined) return sendJson(res, 404, { error: { message: `Baton's inference proxy serves /anthropic, /openai and /gemini, not ${req.url}` } });
     const grant = this.#grants.get(tokenOf(req) ?? "");
     if (grant === undefined || grant.revoked) {
       return sendJson(res, 401, providerErrorBody(route.provider, 401, "this run token is not valid: it belongs to no running Baton run"));
@@ -148,16 +145,12 @@ export class InferenceProxy implements AsyncDisposable {
     if (upstream === undefined) {
       return sendJson(res, 502, providerErrorBody(route.provider, 502, `Baton's proxy has no upstream for ${route.provider}: configure [proxy.${route.provider}]`));
     }
-    readBody(
-      req,
-      (body) => this.#proxy(req, res, route, grant, upstream, body),
-      () => sendJson(res, 413, providerErrorBody(route.provider, 403, "the request body is too large or was cut")),
-    );
+    this.#proxy(req, res, route, grant, upstream);
   }
 
-  #proxy(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, grant: RunGrant, upstream: UpstreamTarget, raw: Buffer): void {
+  #proxy(req: AgentRequest, res: AgentResponse, route: ProxyRoute, grant: RunGrant, upstream: UpstreamTarget): void {
     const path = upstreamPath(upstream, route.upstreamPath);
-    const method = req.method ?? "POST";
+    const { method, body: raw } = req;
     const fields = route.api === undefined ? undefined : topLevelFields(raw, REQUEST_FIELDS);
     if (route.api === undefined || fields === undefined) {
       // Not inference (or not a JSON object, which the upstream will refuse): a read or a token count is
@@ -203,7 +196,7 @@ export class InferenceProxy implements AsyncDisposable {
 const KEY_QUERY = /[?&]key=/;
 
 /** The run token wherever the agent's SDK puts its key: `x-api-key`, `Authorization: Bearer`, `x-goog-api-key`, `api-key`, or Gemini's `key=` query. */
-export function tokenOf(req: IncomingMessage): string | undefined {
+export function tokenOf(req: Pick<AgentRequest, "rawHeaders" | "url">): string | undefined {
   // The first non-empty value of each header, read from the head as it came (no header object is built).
   let apiKey: string | undefined;
   let authorization: string | undefined;
@@ -219,37 +212,11 @@ export function tokenOf(req: IncomingMessage): string | undefined {
     else if (name === "x-goog-api-key") googKey ??= value;
     else if (name === "api-key") azureKey ??= value;
   }
-  const url = req.url ?? "/";
+  const url = req.url;
   const query = KEY_QUERY.test(url) ? (new URL(url, "http://proxy").searchParams.get("key") ?? undefined) : undefined;
   return apiKey ?? authorization?.replace(/^Bearer\s+/i, "") ?? googKey ?? azureKey ?? query;
 }
 
-/** Reads a request's body whole, then calls `read`, or `failed` once when it is larger than {@link MAX_BODY_BYTES} or cut. */
-function readBody(req: IncomingMessage, read: (body: Buffer) => void, failed: () => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  const fail = () => {
-    if (settled) return;
-    settled = true;
-    failed();
-  };
-  req.on("data", (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-    req.destroy();
-    fail();
-  });
-  req.on("end", () => {
-    if (settled) return;
-    settled = true;
-    read(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-  });
-  req.on("error", fail);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+function sendJson(res: AgentResponse, status: number, body: unknown): void {
+  res.send(status, ["content-type", "application/json"], JSON.stringify(body));
 }

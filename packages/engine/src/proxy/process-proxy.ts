@@ -38,7 +38,7 @@ async function startProxy(config: ProxyConfig, env: Record<string, string | unde
       missing[provider] = error.toLine();
     }
   }
-  // Loaded with the first proxy started: node:http and the proxy's parts cost every other command their start-up.
+  // Loaded with the first proxy started: the proxy's parts cost every other command their start-up.
   const { InferenceProxy } = await import("./inference-proxy.ts");
   return { proxy: await InferenceProxy.start({ upstreams }), missing, config };
 }

@@ -88,8 +88,9 @@ export function upstreamHeaders(target: UpstreamTarget, rawHeaders: readonly str
 
 /**
  * A request's head as it is written upstream: request line and headers (name/value pairs).
- * The method and path come from the agent's request as node:http parsed it, the headers from
- * its head and {@link upstreamHeaders}: none holds a line break.
+ * The method and path come from the agent's request as the request reader read it (a token, a
+ * path of visible characters), the headers from its head and {@link upstreamHeaders}: none holds
+ * a line break.
  */
 export function requestHead(method: string, path: string, headers: readonly string[]): string {
   let head = `${method} ${path} HTTP/1.1\r\n`;
