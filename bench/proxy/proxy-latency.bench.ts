@@ -8,7 +8,11 @@
 // process of its own, which reads nothing: what it adds is what any hop costs on this machine at
 // this load, the floor under the proxy's overhead.
 //
-// Three loads, the sides measured in the same run and alternating:
+// First, one call at a time through each side of new processes ("first calls", 20 a side, the
+// very first left out): the proxy's code runs as V8 first runs it, not yet compiled, as in a
+// `baton run` that has made few model calls. Then 500 calls through each side (50 clients, 10
+// calls each), and three loads on code compiled, as in a process that has served a while, the
+// sides measured in the same run and alternating:
 //   - 1 stream: one call at a time, direct and proxied calls taking turns;
 //   - 50 concurrent: 50 streams in flight at once, each client calling again as its answer ends,
 //     their starts spread over one answer's length (as 50 agents at work call their model), the
@@ -36,6 +40,8 @@ const AIM_MS = 2;
 const STREAMS = 50;
 /** Calls each of the 50 concurrent clients makes a round; its first is the ramp-up, not counted. */
 const CALLS_PER_CLIENT = 3;
+/** Calls each of 50 clients makes through each side between the first calls and the loads. */
+const WARM_CALLS_PER_CLIENT = 10;
 
 type Child = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -123,17 +129,8 @@ const describe = (values: number[]): Percentiles => {
 
 const load = () => loadavg().map((n) => fixed(n)).join(" ");
 console.log(`proxy latency: ${CHUNKS} chunks ${CHUNK_MS} ms apart per answer, ${ROUNDS} rounds, sides alternating; load ${load()}`);
-for (const { name, round, alternate } of loads) {
-  const sides = Object.fromEntries(SIDES.map((side) => [side, { ttfb: [], gaps: [] }])) as unknown as Record<SideName, Side>;
-  // A warm-up of each side: connections made, code compiled.
-  for (const side of SIDES) await round(targets[side], undefined);
-  for (let r = 0; r < ROUNDS; r++) {
-    if (alternate === "round") {
-      for (const side of SIDES) await round(targets[side], sides[side]);
-    } else {
-      for (let call = 0; call < CALLS; call++) for (const side of SIDES) await stream(targets[side], sides[side]);
-    }
-  }
+/** p50 and p99 of each side, the proxy's overhead and the relay's, a line for each measure. */
+function report(name: string, sides: Record<SideName, Side>): void {
   for (const [what, key] of [["time to first byte", "ttfb"], ["inter-chunk gap", "gaps"]] as const) {
     const [d, r, p] = SIDES.map((side) => describe(sides[side][key])) as [Percentiles, Percentiles, Percentiles];
     const overhead = p.p99 - d.p99;
@@ -142,6 +139,37 @@ for (const { name, round, alternate } of loads) {
         `proxy p99 overhead ${fixed(overhead)} ms (aim ≤ ${AIM_MS} ms${overhead <= AIM_MS ? "" : ", missed"}), a bare relay's ${fixed(r.p99 - d.p99)} ms`,
     );
   }
+}
+
+const emptySides = () => Object.fromEntries(SIDES.map((side) => [side, { ttfb: [], gaps: [] }])) as unknown as Record<SideName, Side>;
+
+// The first calls of new processes: the proxy's code not yet compiled, as in a `baton run` that
+// has made few model calls. Connections are made on the first call of each side, left out.
+const cold = emptySides();
+for (const side of SIDES) await stream(targets[side], undefined);
+for (let call = 0; call < CALLS; call++) for (const side of SIDES) await stream(targets[side], cold[side]);
+report("first calls", cold);
+
+// Then each side serves a while, so that the loads measure code compiled, as in a process that
+// has served many calls (V8 compiles a function once it has run often).
+for (const side of SIDES) {
+  await Promise.all(Array.from({ length: STREAMS }, async () => {
+    for (let call = 0; call < WARM_CALLS_PER_CLIENT; call++) await stream(targets[side], undefined);
+  }));
+}
+
+for (const { name, round, alternate } of loads) {
+  const sides = emptySides();
+  // A warm-up of each side at this load.
+  for (const side of SIDES) await round(targets[side], undefined);
+  for (let r = 0; r < ROUNDS; r++) {
+    if (alternate === "round") {
+      for (const side of SIDES) await round(targets[side], sides[side]);
+    } else {
+      for (let call = 0; call < CALLS; call++) for (const side of SIDES) await stream(targets[side], sides[side]);
+    }
+  }
+  report(name, sides);
 }
 proxy.child.stdin.end();
 const spent = JSON.parse(await line(proxy.lines, "proxy")) as { calls: number; cpuMs: number };
