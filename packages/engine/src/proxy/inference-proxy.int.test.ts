@@ -113,6 +113,65 @@ describe("the inference proxy against the model twin", () => {
     for (const line of seen) assert.ok(!line.includes(grant.token), line);
   });
 
+  test("a large body, and a body the agent streams in chunks, reach the upstream whole with their length; a body over 64 MiB is refused", { timeout: 60_000 }, async () => {
+    const got: Array<{ length: string | undefined; encoding: string | undefined; body: string }> = [];
+    const { createServer } = await import("node:http");
+    const upstream = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on("data", (part: Buffer) => parts.push(part));
+      req.on("end", () => {
+        got.push({ length: req.headers["content-length"], encoding: req.headers["transfer-encoding"], body: Buffer.concat(parts).toString() });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const base = { baseUrl: `http://127.0.0.1:${(upstream.address() as { port: number }).port}`, key: REAL_KEY };
+    await using proxy = await InferenceProxy.start({ upstreams: { anthropic: base } });
+    const grant = proxy.issue({ limits: {}, emit: () => {} });
+    try {
+      const large = JSON.stringify({ ...anthropicBody, stream: false, messages: [{ role: "user", content: "x".repeat(5 * 1024 * 1024) }] });
+      const answer = await fetch(`${proxy.baseUrl("anthropic")}/v1/messages`, { method: "POST", headers: { "x-api-key": grant.token }, body: large });
+      assert.equal(answer.status, 200);
+      await answer.text();
+      const streamed = JSON.stringify({ ...anthropicBody, stream: false });
+      const pieces = [streamed.slice(0, 10), streamed.slice(10, 40), streamed.slice(40)];
+      const body = new ReadableStream({
+        start(controller) {
+          for (const piece of pieces) controller.enqueue(new TextEncoder().encode(piece));
+          controller.close();
+        },
+      });
+      const chunked = await fetch(`${proxy.baseUrl("anthropic")}/v1/messages`, { method: "POST", headers: { "x-api-key": grant.token }, body, duplex: "half" } as RequestInit);
+      assert.equal(chunked.status, 200);
+      await chunked.text();
+      assert.deepEqual(
+        got.map((g) => [g.length, g.encoding, g.body.length]),
+        [
+          [String(Buffer.byteLength(large)), undefined, large.length],
+          [String(streamed.length), undefined, streamed.length],
+        ],
+      );
+      assert.equal(got[1]?.body, streamed);
+      // A head whose length is over the limit: refused at once, before any of its body is sent.
+      const { connect } = await import("node:net");
+      const url = new URL(proxy.baseUrl("anthropic"));
+      const refused = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () =>
+          socket.write(`POST /anthropic/v1/messages HTTP/1.1\r\nhost: proxy\r\nx-api-key: ${grant.token}\r\ncontent-length: ${65 * 1024 * 1024}\r\n\r\n`),
+        );
+        let text = "";
+        socket.on("data", (bytes: Buffer) => (text += bytes.toString()));
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+      });
+      assert.match(refused, /^HTTP\/1\.1 413 Payload Too Large\r\n[\s\S]*connection: close[\s\S]*larger than 67108864 bytes/);
+      assert.equal(got.length, 2, "nothing more reached the upstream");
+    } finally {
+      upstream.close();
+    }
+  });
+
   test("an answer's head that comes alone reaches the agent at once, before any of its body", { timeout: 30_000 }, async () => {
     const { createServer } = await import("node:http");
     let sendBody: (() => void) | undefined;
