@@ -69,9 +69,9 @@ export class AgentResponse {
   }
 
   /**
-   * The answer's status and headers (hop-by-hop ones already left out; a `content-length` kept),
-   * held until the first bytes of the body. `chunked`: the body will come as chunked framing,
-   * to be passed on as it came when the agent takes chunks.
+   * The answer's status and headers (hop-by-hop ones already left out; a `content-length` kept
+   * unless the body comes in chunks), held until the first bytes of the body. `chunked`: the
+   * body will come as chunked framing, to be passed on as it came when the agent takes chunks.
    */
   head(status: number, headers: readonly string[], chunked: boolean): void {
     if (this.#started) throw new Error("the answer's head was already given");
@@ -80,7 +80,11 @@ export class AgentResponse {
     let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}${CRLF}`;
     for (let i = 0; i + 1 < headers.length; i += 2) {
       const name = headers[i] as string;
-      if (name.length === 14 && name.toLowerCase() === "content-length") length = true;
+      if (name.length === 14 && name.toLowerCase() === "content-length") {
+        // A body in chunks is framed by them, whatever length its head also gives (RFC 9112 §6.3).
+        if (chunked) continue;
+        length = true;
+      }
       text += `${name}: ${headers[i + 1] as string}${CRLF}`;
     }
     if (this.#request.method === "HEAD" || status === 204 || status === 304) this.#framing = "none";

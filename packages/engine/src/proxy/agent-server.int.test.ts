@@ -154,8 +154,14 @@ describe("the proxy's agent side", () => {
     assert.ok(performance.now() - answered >= 50, "closed after being idle, not at the answer's end");
   });
 
-  test("a body of no known length is framed in chunks for HTTP/1.1 and runs to the close for HTTP/1.0; a HEAD answer has none", async () => {
+  test("a body of no known length is framed in chunks for HTTP/1.1 and runs to the close for HTTP/1.0; chunks passed on frame the body whatever length is given; a HEAD answer has none", async () => {
     const stream: AgentHandler = (request, response) => {
+      if (request.url === "/wire") {
+        // Chunks passed on as they came, with a length in the head as well: the chunks frame the body, the length is dropped.
+        response.head(200, ["content-type", "text/plain", "content-length", "99"], true);
+        response.writeWire(Buffer.from("3\r\nabc\r\n"));
+        return response.end();
+      }
       response.head(200, ["content-type", "text/plain"], false);
       response.write(Buffer.from("hello "));
       response.end(Buffer.from("world"));
@@ -170,6 +176,10 @@ describe("the proxy's agent side", () => {
     await v10.closed;
     assert.match(v10.received(), /connection: close\r\n\r\nhello world$/);
     assert.doesNotMatch(v10.received(), /transfer-encoding/);
+    const wire = await agent(server);
+    wire.socket.write("GET /wire HTTP/1.1\r\nhost: p\r\n\r\n");
+    assert.match(await wire.until("0\r\n\r\n"), /^HTTP\/1\.1 200 OK\r\ncontent-type: text\/plain\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n$/);
+    wire.socket.destroy();
     const head = await agent(server);
     head.socket.write("HEAD / HTTP/1.1\r\nhost: p\r\n\r\nGET /next HTTP/1.1\r\nhost: p\r\n\r\n");
     const got = await head.until(/0\r\n\r\n$/);
