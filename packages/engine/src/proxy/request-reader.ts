@@ -38,7 +38,7 @@ type Reading = { head: Omit<AgentRequest, "body">; length: number | undefined; c
  * Reads an agent's requests from the bytes of its connection as they come (RFC 9112): the
  * request line and headers, then the body by its length or its chunks. Requests that follow
  * one another on the connection (pipelined) are read one at a time, as the caller asks.
- * Refuses what node:http would: a head too long (431), a line that is not HTTP/1.x (400),
+ * Refuses, each with its status: a head too long (431), a line that is not HTTP/1.x (400),
  * a version it does not speak (505), a length and chunks together (400), a coding other than
  * chunked (501), an expectation other than 100-continue (417), a body larger than the limit
  * (413).
