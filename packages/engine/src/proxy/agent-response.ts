@@ -46,11 +46,6 @@ export class AgentResponse {
     this.#keepAlive = request.keepAlive;
   }
 
-  /** Whether the answer's end has been written. */
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   /** Whether the head has been given (it may still be held). */
   get started(): boolean {
     return this.#started;
@@ -66,6 +61,11 @@ export class AgentResponse {
     const bytes = Buffer.from(body);
     this.head(status, [...headers, "content-length", String(bytes.length)], false);
     this.end(this.#framing === "none" ? undefined : bytes);
+  }
+
+  /** A whole JSON answer, in one write. */
+  json(status: number, body: unknown): void {
+    this.send(status, ["content-type", "application/json"], JSON.stringify(body));
   }
 
   /**

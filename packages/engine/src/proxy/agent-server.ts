@@ -78,9 +78,8 @@ export class AgentServer {
     };
     const refuse = (error: unknown) => {
       const status = error instanceof RequestError ? error.status : 400;
-      const text = JSON.stringify(this.#options.refusal(status, error instanceof Error ? error.message : String(error)));
       const answer = new AgentResponse(socket, { method: "POST", http11: true, keepAlive: false }, () => socket.end());
-      answer.send(status, ["content-type", "application/json"], text);
+      answer.json(status, this.#options.refusal(status, error instanceof Error ? error.message : String(error)));
     };
     function serveNext(): void {
       if (response !== undefined || socket.destroyed || !socket.writable) return;
@@ -101,7 +100,7 @@ export class AgentServer {
       } catch (error) {
         // Never thrown: a fault of the proxy's own ends this answer, not the process.
         if (answer.started) answer.destroy();
-        else answer.send(500, ["content-type", "application/json"], JSON.stringify(this.#options.refusal(500, `Baton's proxy failed: ${error instanceof Error ? error.message : String(error)}`)));
+        else answer.json(500, this.#options.refusal(500, `Baton's proxy failed: ${error instanceof Error ? error.message : String(error)}`));
       }
     };
 

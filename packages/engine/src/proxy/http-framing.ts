@@ -5,7 +5,7 @@
 /** A header name: RFC 9110's token. */
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value: no control characters but the tab. */
-export const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export const HEAD_END = Buffer.from("\r\n\r\n");
 /** The longest chunk-size or trailer line read. */
 const MAX_LINE_BYTES = 4 * 1024;

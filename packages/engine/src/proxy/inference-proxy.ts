@@ -136,14 +136,14 @@ export class InferenceProxy implements AsyncDisposable {
 
   #handle(req: AgentRequest, res: AgentResponse): void {
     const route = proxyRoute(req.method, req.url);
-    if (route === undefined) return sendJson(res, 404, { error: { message: `Baton's inference proxy serves /anthropic, /openai and /gemini, not ${req.url}` } });
+    if (route === undefined) return res.json(404, { error: { message: `Baton's inference proxy serves /anthropic, /openai and /gemini, not ${req.url}` } });
     const grant = this.#grants.get(tokenOf(req) ?? "");
     if (grant === undefined || grant.revoked) {
-      return sendJson(res, 401, providerErrorBody(route.provider, 401, "this run token is not valid: it belongs to no running Baton run"));
+      return res.json(401, providerErrorBody(route.provider, 401, "this run token is not valid: it belongs to no running Baton run"));
     }
     const upstream = this.#upstreams[route.provider];
     if (upstream === undefined) {
-      return sendJson(res, 502, providerErrorBody(route.provider, 502, `Baton's proxy has no upstream for ${route.provider}: configure [proxy.${route.provider}]`));
+      return res.json(502, providerErrorBody(route.provider, 502, `Baton's proxy has no upstream for ${route.provider}: configure [proxy.${route.provider}]`));
     }
     this.#proxy(req, res, route, grant, upstream);
   }
@@ -158,7 +158,7 @@ export class InferenceProxy implements AsyncDisposable {
       const called = route.upstreamPath.split("?")[0] ?? "";
       if (route.api === undefined && !passesThrough(method, route)) {
         grant.passThrough(route.provider, method, called, false);
-        return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton's inference proxy passes model calls, token counts and reads; ${method} ${called} is none of them`));
+        return res.json(403, providerErrorBody(route.provider, 403, `Baton's inference proxy passes model calls, token counts and reads; ${method} ${called} is none of them`));
       }
       grant.passThrough(route.provider, method, called, true);
       forward(upstream, path, upstreamHeaders(upstream, req.rawHeaders, raw.length), method, raw, res, { onHeaders: () => {}, onChunk: () => {}, onEnd: () => {} });
@@ -168,7 +168,7 @@ export class InferenceProxy implements AsyncDisposable {
     for (const [name, field] of fields) values[name] = field.value;
     const facts = requestFacts(route, values, raw.length);
     const admitted = grant.admit(route.provider, route.api, facts);
-    if (!admitted.admitted) return sendJson(res, 403, providerErrorBody(route.provider, 403, `Baton stopped this run: ${admitted.message}`));
+    if (!admitted.admitted) return res.json(403, providerErrorBody(route.provider, 403, `Baton stopped this run: ${admitted.message}`));
     // The agent's bytes go on as they came unless the body had to change (a streamed chat completion asks for its usage).
     const body = upstreamBody(route, raw, fields);
     const tap = new UsageTap(route.api, facts.stream);
@@ -215,8 +215,4 @@ export function tokenOf(req: Pick<AgentRequest, "rawHeaders" | "url">): string |
   const url = req.url;
   const query = KEY_QUERY.test(url) ? (new URL(url, "http://proxy").searchParams.get("key") ?? undefined) : undefined;
   return apiKey ?? authorization?.replace(/^Bearer\s+/i, "") ?? googKey ?? azureKey ?? query;
-}
-
-function sendJson(res: AgentResponse, status: number, body: unknown): void {
-  res.send(status, ["content-type", "application/json"], JSON.stringify(body));
 }
